@@ -1,0 +1,1457 @@
+#!/usr/bin/env node
+// Release-check benchmark: one release check of 20 page pairs × 2 viewports (80 page-viewport-side captures, each
+// with an axe-core scan, and 40 comparisons) against local pages, end to end through the API, next to the same 80
+// captures by a bare Playwright loop (the ceiling).
+//
+//   npm run bench:release            (node bench/release.mjs; builds first only when dist/ lacks what it needs)
+//
+// Phases, in one run:
+//   1. Vigil: starts the built service (dist/src/main.js, ROLE=all: API + queue workers in one process) against a
+//      throw-away PostgreSQL database and Redis prefix, signs in as a bench administrator, creates an API key (its
+//      rate-limit ceiling raised), POSTs the check and polls GET /api/v1/release-checks/{id} every 250 ms until the
+//      collection is completed or incomplete. Meanwhile it samples every 200 ms, from /proc, the RSS of the service's
+//      Node process and the summed RSS of its Chromium processes, and counts the CPU time of both.
+//      The service is then stopped and its database and Redis keys removed before the next phase.
+//   2. Bare loop: playwright-core with the same Chromium and concurrency; per capture a new context, goto (load),
+//      full-page screenshot, innerText('body'), close. Browser launch included, like Vigil's first capture.
+//   3. Vigil's own capture engine (dist/libs/capture) in this process, no API, queue, database or comparison, with
+//      each Playwright call timed: where a capture's time goes. Skip with BENCH_ENGINE=0.
+//   4. resemblejs: compareScreenshots (dist/libs/compare, resemblejs in a worker thread, as the service runs it) on
+//      two 1440×900 screenshots that differ a little, BENCH_RESEMBLE_RUNS times after one warm-up; median.
+// A markdown table with the figures and targets goes to stdout; progress to stderr. Everything made (service,
+// browsers, page server, database, Redis keys, artifact directory) is removed at the end, also on failure or Ctrl-C.
+// Traffic goes to 127.0.0.1 only.
+//
+// Settings (environment):
+//   BENCH_CONCURRENCY=2     captures at once: the service's CAPTURE_CONCURRENCY and the loops' concurrency
+//   BENCH_PAGES=20          page pairs (× 2 viewports × 2 sides = captures)
+//   BENCH_RESEMBLE_RUNS=10  timed comparisons
+//   BENCH_TIMEOUT=240       seconds the release check may take before the bench gives up
+//   BENCH_ENGINE=1          0 skips phase 3
+//   BENCH_PORT              port for the service (default: a free one)
+//   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres   server where the bench database is created/dropped
+//   BENCH_REDIS_URL=redis://127.0.0.1:6379
+//   BENCH_CHROMIUM=/usr/bin/chromium
+//   BENCH_BUILD=1 or --build   run `npm run build` first (otherwise only when dist/ lacks the service or libs)
+//   BENCH_STRICT=1          exit 2 when a target (1.5× wall time, 1.5 GB RSS) is missed (otherwise only reported)
+//   BENCH_PROFILE=DIR       CPU-profile the service's main thread during the release check only (through the
+//                           inspector, on 127.0.0.1), write DIR/vigil-release-<id>.cpuprofile and summarize it
+//   BENCH_NODE_OPTIONS      NODE_OPTIONS for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/relprof"; profiles
+//                           found in --cpu-prof-dir afterwards are summarized too (Node writes them only on a clean
+//                           exit; a process ended by a signal writes none)
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+const COMPARE_LIB = join(ROOT, 'dist', 'libs', 'compare', 'index.js');
+const CAPTURE_LIB = join(ROOT, 'dist', 'libs', 'capture', 'index.js');
+const HOST = '127.0.0.1';
+const TARGET_RATIO = 1.5;
+const STRETCH_RATIO = 1.3;
+const TARGET_RSS_BYTES = 1.5 * 1024 ** 3;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+const POLL_MS = 250;
+const SAMPLE_MS = 200;
+const PSS_EVERY = 25; // samples: PSS (smaps_rollup, 3–10 ms per Chromium process) only every 5 s
+const VIEWPORTS = { desktop: { width: 1440, height: 900 }, mobile: { width: 390, height: 844 } };
+const BROWSER_ARGS = ['--disable-gpu', '--disable-quic'];
+const NO_SIGNAL_HANDLERS = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
+
+function intSetting(name, fallback, min, max) {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`bench: ${name}=${JSON.stringify(raw)} must be a whole number from ${min} to ${max}`);
+    process.exit(64);
+  }
+  return value;
+}
+
+const settings = {
+  concurrency: intSetting('BENCH_CONCURRENCY', 2, 1, 32),
+  pages: intSetting('BENCH_PAGES', 20, 1, 100),
+  resembleRuns: intSetting('BENCH_RESEMBLE_RUNS', 10, 1, 100),
+  timeoutS: intSetting('BENCH_TIMEOUT', 240, 10, 3600),
+  engine: intSetting('BENCH_ENGINE', 1, 0, 1) === 1,
+  enginePages: intSetting('BENCH_ENGINE_PAGES', 6, 1, 100),
+  port: intSetting('BENCH_PORT', 0, 0, 65535),
+  pgUrl: process.env.BENCH_PG_URL?.trim() || `postgres://postgres@${HOST}:5432/postgres`,
+  redisUrl: process.env.BENCH_REDIS_URL?.trim() || `redis://${HOST}:6379`,
+  chromiumPath: process.env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
+  build: process.argv.includes('--build') || ['1', 'true', 'yes'].includes(process.env.BENCH_BUILD ?? ''),
+  strict: ['1', 'true', 'yes'].includes(process.env.BENCH_STRICT ?? ''),
+  profileDir: process.env.BENCH_PROFILE?.trim() ? resolve(process.env.BENCH_PROFILE.trim()) : null,
+  nodeOptions: process.env.BENCH_NODE_OPTIONS?.trim() || '',
+};
+
+const runId = randomBytes(6).toString('hex');
+const dbName = `vigil_bench_${runId}`;
+const redisPrefix = `vigil_bench_${runId}`;
+const adminEmail = 'bench-admin@example.com';
+const adminPassword = randomBytes(18).toString('base64url');
+const captureCount = settings.pages * 2 * 2;
+
+const log = (message) => console.error(`bench: ${message}`);
+const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+const nowMs = () => performance.now();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Local pages: /prod/page-N and /preview/page-N, 3–10 KB each, different per page; some previews differ a little.
+
+const WORDS = (
+  'release preview production monitor capture screenshot latency budget customer account invoice report ' +
+  'dashboard service region cluster deploy rollback feature flag checkout search catalog shipping payment ' +
+  'support ticket status incident uptime alert webhook schedule team project milestone roadmap pricing plan ' +
+  'storage backup archive export import analytics audience campaign newsletter partner integration ' +
+  'security privacy compliance policy session token gateway network cache edge origin latency throughput'
+).split(' ');
+
+function seeded(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function sentence(rand) {
+  const length = 8 + Math.floor(rand() * 9);
+  const words = Array.from({ length }, () => WORDS[Math.floor(rand() * WORDS.length)]);
+  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
+  return `${words.join(' ')}.`;
+}
+
+/** How the preview of page n differs from production: text, layout height, navigation label, or not at all. */
+function previewChange(n) {
+  if (n % 4 === 1) return 'text';
+  if (n % 5 === 2) return 'list-item';
+  if (n % 7 === 3) return 'nav-label';
+  return null;
+}
+
+const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function pageHtml(n, side) {
+  const rand = seeded(n * 7919 + 17);
+  const change = side === 'preview' ? previewChange(n) : null;
+  const title = `${WORDS[n % WORDS.length][0].toUpperCase()}${WORDS[n % WORDS.length].slice(1)} overview`;
+  const nav = ['Home', 'Products', 'Pricing', 'Docs', 'Blog', change === 'nav-label' ? 'Talk to us' : 'Contact'];
+  const paragraphs = Array.from({ length: 4 + (n % 9) }, () =>
+    Array.from({ length: 3 + Math.floor(rand() * 4) }, () => sentence(rand)).join(' '),
+  );
+  if (change === 'text') paragraphs[1] = paragraphs[1].replace(/\b(\w+)\.$/, 'rollout.');
+  const items = Array.from({ length: 4 + (n % 5) }, () => sentence(rand));
+  if (change === 'list-item') items.push('New in this release: a faster dashboard and fewer clicks.');
+  const sidebar = Array.from({ length: 3 + (n % 3) }, () => sentence(rand));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} — Example Co (${n})</title>
+<style>
+  * { box-sizing: border-box; }
+  body { margin: 0; font-family: "Liberation Sans", Arial, sans-serif; color: #1d2733; background: #fff; line-height: 1.55; }
+  header { background: #123c69; color: #fff; padding: 16px 32px; display: flex; justify-content: space-between; align-items: center; }
+  header .brand { font-size: 22px; font-weight: bold; }
+  nav ul { list-style: none; display: flex; gap: 20px; margin: 0; padding: 0; flex-wrap: wrap; }
+  nav a { color: #fff; text-decoration: none; }
+  .layout { display: grid; grid-template-columns: minmax(0, 1fr) 280px; gap: 32px; max-width: 1180px; margin: 0 auto; padding: 32px; }
+  main h1 { font-size: 34px; margin: 0 0 16px; }
+  main h2 { font-size: 22px; margin: 28px 0 8px; }
+  aside { background: #f3f6f9; border-radius: 8px; padding: 20px; font-size: 15px; }
+  .card { border: 1px solid #d5dde5; border-radius: 6px; padding: 12px 16px; margin: 0 0 12px; }
+  .note { color: #9aa5b1; font-size: 13px; }
+  footer { border-top: 1px solid #d5dde5; padding: 24px 32px; font-size: 14px; color: #4b5866; }
+  @media (max-width: 700px) {
+    header { flex-direction: column; align-items: flex-start; gap: 8px; padding: 12px 16px; }
+    .layout { grid-template-columns: 1fr; padding: 16px; }
+    main h1 { font-size: 26px; }
+  }
+</style>
+</head>
+<body>
+<header>
+  <div class="brand">Example Co</div>
+  <nav aria-label="Main"><ul>${nav.map((label) => `<li><a href="#${label.toLowerCase().replace(/ /g, '-')}">${label}</a></li>`).join('')}</ul></nav>
+</header>
+<div class="layout">
+  <main>
+    <h1>${escapeHtml(title)} (page ${n})</h1>
+    ${paragraphs.map((text, index) => `${index % 3 === 2 ? `<h2>Section ${index}</h2>\n    ` : ''}<p>${escapeHtml(text)}</p>`).join('\n    ')}
+    <h2>Highlights</h2>
+    <ul>
+      ${items.map((text) => `<li>${escapeHtml(text)}</li>`).join('\n      ')}
+    </ul>
+  </main>
+  <aside>
+    <h2>Related</h2>
+    ${sidebar.map((text) => `<div class="card">${escapeHtml(text)}</div>`).join('\n    ')}
+    <p class="note">Last reviewed by the content team.</p>
+  </aside>
+</div>
+<footer>© Example Co · <a href="#privacy">Privacy</a> · <a href="#terms">Terms</a></footer>
+</body>
+</html>
+`;
+}
+
+let pageServer = null;
+let pagesBase = '';
+
+async function startPageServer() {
+  const pages = new Map();
+  for (let n = 1; n <= settings.pages; n++) {
+    pages.set(`/prod/page-${n}`, Buffer.from(pageHtml(n, 'prod')));
+    pages.set(`/preview/page-${n}`, Buffer.from(pageHtml(n, 'preview')));
+  }
+  pageServer = createHttpServer((request, response) => {
+    const body = pages.get(request.url);
+    if (!body || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  });
+  pageServer.keepAliveTimeout = 5000;
+  await new Promise((resolveListen, reject) => {
+    pageServer.once('error', reject);
+    pageServer.listen(0, HOST, resolveListen);
+  });
+  pagesBase = `http://${HOST}:${pageServer.address().port}`;
+  const sizes = [...pages.values()].map((body) => body.length);
+  const differing = [...Array(settings.pages).keys()].filter((i) => previewChange(i + 1)).length;
+  log(
+    `serving ${pages.size} pages on ${pagesBase} (${(Math.min(...sizes) / 1024).toFixed(1)}–` +
+      `${(Math.max(...sizes) / 1024).toFixed(1)} KB; ${differing} of ${settings.pages} previews differ)`,
+  );
+}
+
+/** The captures of the release check, in the order the service queues them: page × viewport × side. */
+function captureList(pageNumbers = Array.from({ length: settings.pages }, (_, i) => i + 1)) {
+  const list = [];
+  for (const n of pageNumbers) {
+    for (const viewport of Object.keys(VIEWPORTS)) {
+      for (const side of ['prod', 'preview']) list.push({ url: `${pagesBase}/${side}/page-${n}`, viewport });
+    }
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// /proc: RSS and CPU time of a process and its descendants
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+const PAGE_SIZE = Number(spawnSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).stdout.trim()) || 4096;
+
+/** pid → { ppid, comm, ticks (own utime+stime), childTicks (reaped children's), rss bytes } for every process. */
+function processTable() {
+  const table = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let text;
+    try {
+      text = readFileSync(`/proc/${name}/stat`, 'latin1');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const close = text.lastIndexOf(')');
+    const fields = text.slice(close + 2).split(' '); // fields[0] is field 3 (state)
+    table.set(Number(name), {
+      ppid: Number(fields[1]),
+      comm: text.slice(text.indexOf('(') + 1, close),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      childTicks: Number(fields[13]) + Number(fields[14]),
+      rss: Number(fields[21]) * PAGE_SIZE,
+    });
+  }
+  return table;
+}
+
+function descendantsOf(table, root) {
+  const children = new Map();
+  for (const [pid, entry] of table) {
+    if (!children.has(entry.ppid)) children.set(entry.ppid, []);
+    children.get(entry.ppid).push(pid);
+  }
+  const found = [];
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop();
+    found.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+function statusField(pid, field) {
+  return statusFields(pid)[field] ?? NaN;
+}
+
+/** The "Name: N kB" lines of /proc/<pid>/status, in bytes. */
+function statusFields(pid) {
+  const fields = {};
+  try {
+    for (const [, name, kb] of readFileSync(`/proc/${pid}/status`, 'latin1').matchAll(/^(\w+):\s+(\d+) kB/gm)) {
+      fields[name] = Number(kb) * 1024;
+    }
+  } catch {
+    // exited
+  }
+  return fields;
+}
+
+function pssOf(pid) {
+  try {
+    const match = readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1').match(/^Pss:\s+(\d+) kB/m);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
+function machineTicks() {
+  const fields = readFileSync('/proc/stat', 'latin1').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+/**
+ * CPU seconds so far of `root` (its own threads) and of its descendants. A descendant that exited and was reaped
+ * by another descendant (Chromium's zygote reaps renderers) is in that one's childTicks.
+ */
+function cpuOf(root) {
+  const table = processTable();
+  const own = table.get(root);
+  let children = 0;
+  for (const pid of descendantsOf(table, root)) {
+    const entry = table.get(pid);
+    children += entry.ticks + entry.childTicks;
+  }
+  let stores = 0;
+  for (const entry of table.values()) {
+    if (entry.comm === 'postgres' || entry.comm.startsWith('redis-server')) stores += entry.ticks + entry.childTicks;
+  }
+  return {
+    root: own ? own.ticks / CLK_TCK : NaN,
+    descendants: children / CLK_TCK,
+    stores: stores / CLK_TCK,
+    bench: (table.get(process.pid)?.ticks ?? 0) / CLK_TCK,
+  };
+}
+
+const renderers = new Map(); // pid → whether it is a Chromium renderer (its command line says --type=renderer)
+
+function isRenderer(pid) {
+  if (!renderers.has(pid)) {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+    } catch {
+      // exited
+    }
+    renderers.set(pid, cmdline.includes('--type=renderer'));
+  }
+  return renderers.get(pid);
+}
+
+/**
+ * Samples every SAMPLE_MS: the root's VmRSS (unless `root` is this process, which is not the subject), the summed
+ * RSS of its descendants (Chromium) and how many of them are renderers (about one per open page, so the peak shows
+ * how many captures ran at once); PSS, costlier to read, every PSS_EVERY samples.
+ */
+function startSampler(root, { includeRoot }) {
+  const stats = {
+    samples: 0,
+    rootPeak: 0,
+    childPeak: 0,
+    totalPeak: 0,
+    pssPeak: 0,
+    rootPssPeak: 0,
+    childPssPeak: 0,
+    rootPeakAt: null, // seconds after the start, and the VmRSS breakdown then
+    rootPeakParts: null,
+    maxProcesses: 0,
+    maxRenderers: 0,
+    costMs: 0,
+  };
+  const startedAt = nowMs();
+  const sample = (forcePss = false) => {
+    const started = nowMs();
+    const table = processTable();
+    const pids = descendantsOf(table, root);
+    const status = includeRoot ? statusFields(root) : {};
+    const rootRss = includeRoot ? (status.VmRSS ?? NaN) : 0;
+    const childRss = pids.reduce((sum, pid) => sum + table.get(pid).rss, 0);
+    if (Number.isFinite(rootRss) && rootRss > stats.rootPeak) {
+      stats.rootPeak = rootRss;
+      stats.rootPeakAt = (started - startedAt) / 1000;
+      stats.rootPeakParts = { anon: status.RssAnon, file: status.RssFile, shmem: status.RssShmem };
+    }
+    stats.childPeak = Math.max(stats.childPeak, childRss);
+    stats.totalPeak = Math.max(stats.totalPeak, (rootRss || 0) + childRss);
+    stats.maxProcesses = Math.max(stats.maxProcesses, pids.length);
+    stats.maxRenderers = Math.max(stats.maxRenderers, pids.filter(isRenderer).length);
+    if (forcePss || stats.samples % PSS_EVERY === 0) {
+      const rootPss = includeRoot ? pssOf(root) : 0;
+      const childPss = pids.reduce((sum, pid) => sum + pssOf(pid), 0);
+      stats.rootPssPeak = Math.max(stats.rootPssPeak, rootPss);
+      stats.childPssPeak = Math.max(stats.childPssPeak, childPss);
+      stats.pssPeak = Math.max(stats.pssPeak, rootPss + childPss);
+    }
+    stats.samples += 1;
+    stats.costMs += nowMs() - started;
+  };
+  sample();
+  const timer = setInterval(sample, SAMPLE_MS);
+  return {
+    stats,
+    stop() {
+      clearInterval(timer);
+      sample(true);
+      return stats;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The service under test
+
+let child = null;
+let childExit = null; // { code, signal } once the child has exited
+let stoppingChild = false;
+let artifactDir = null;
+const childOutput = []; // last lines the child wrote, for diagnosis
+
+function remember(chunk) {
+  for (const line of chunk.toString().split('\n')) {
+    if (!line.trim()) continue;
+    childOutput.push(line);
+    if (childOutput.length > 200) childOutput.shift();
+  }
+}
+
+function printChildOutput(limit = 40) {
+  if (!childOutput.length) return;
+  console.error(`--- last ${Math.min(limit, childOutput.length)} line(s) from the service ---`);
+  for (const line of childOutput.slice(-limit)) console.error(line);
+  console.error('---');
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function startService(port, inspectPort) {
+  artifactDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const databaseUrl = new URL(settings.pgUrl);
+  databaseUrl.pathname = `/${dbName}`;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    ROLE: 'all',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl.toString(),
+    REDIS_URL: settings.redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    ADMIN_EMAIL: adminEmail,
+    ADMIN_PASSWORD: adminPassword,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    ARTIFACT_DIR: join(artifactDir, 'artifacts'),
+    ALLOW_PRIVATE_TARGETS: 'true', // the pages are on 127.0.0.1
+    CAPTURE_CONCURRENCY: String(settings.concurrency),
+    CHROMIUM_PATH: settings.chromiumPath,
+    // The default ceiling for sessions; the API key gets its own raised ceiling through the admin API.
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+  if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
+  const nodeOptions = [settings.nodeOptions, inspectPort ? `--inspect=${HOST}:${inspectPort}` : '']
+    .filter(Boolean)
+    .join(' ');
+  if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
+  child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', remember);
+  child.stderr.on('data', remember);
+  child.on('exit', (code, signal) => {
+    childExit = { code, signal };
+    if (!stoppingChild) log(`the service exited unexpectedly (code ${code}, signal ${signal})`);
+  });
+}
+
+async function stopService() {
+  if (!child || childExit) return;
+  stoppingChild = true;
+  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+  child.kill('SIGTERM');
+  const timer = new Promise((resolveTimer) => setTimeout(() => resolveTimer('timeout'), STOP_TIMEOUT_MS).unref());
+  if ((await Promise.race([exited, timer])) === 'timeout' && !childExit) {
+    log(`the service did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; sending SIGKILL`);
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTTP helpers (127.0.0.1 only)
+
+let baseUrl = '';
+
+async function call(method, path, { token, apiKey, body } = {}) {
+  const headers = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (apiKey) headers['x-api-key'] = apiKey;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON; keep the text for the error message
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
+
+async function expectStatus(expected, method, path, options) {
+  const result = await call(method, path, options);
+  if (result.status !== expected) {
+    throw new Error(`${method} ${path} answered ${result.status}, expected ${expected}: ${result.text.slice(0, 500)}`);
+  }
+  return result;
+}
+
+async function waitUntilReady() {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (childExit)
+      throw new Error(`the service exited during start-up (code ${childExit.code}, signal ${childExit.signal})`);
+    try {
+      const result = await call('GET', '/health/ready');
+      if (result.status === 200) return;
+      last = `${result.status} ${result.text.slice(0, 200)}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await sleep(250);
+  }
+  throw new Error(`GET /health/ready was not 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// CPU profile of the service's main thread through the inspector (BENCH_PROFILE)
+
+async function openInspector(port) {
+  const deadline = Date.now() + 10_000;
+  let target = null;
+  while (!target && Date.now() < deadline) {
+    try {
+      const list = await (await fetch(`http://${HOST}:${port}/json/list`)).json();
+      target = list.find((entry) => entry.webSocketDebuggerUrl);
+    } catch {
+      await sleep(200);
+    }
+  }
+  if (!target) throw new Error(`the service's inspector on port ${port} did not answer`);
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolveOpen, reject) => {
+    socket.addEventListener('open', resolveOpen, { once: true });
+    socket.addEventListener('error', () => reject(new Error('could not connect to the inspector')), { once: true });
+  });
+  let nextId = 1;
+  const pending = new Map();
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(event.data);
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(`inspector: ${message.error.message}`));
+    else waiter.resolve(message.result);
+  });
+  return {
+    send(method, params = {}) {
+      const id = nextId++;
+      socket.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolveSend, reject) => pending.set(id, { resolve: resolveSend, reject }));
+    },
+    close() {
+      socket.close();
+    },
+  };
+}
+
+/** Where a profile frame's code comes from: an npm package, Vigil's own code, Node's internals, or V8's buckets. */
+function packageOf(url, functionName) {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native/V8 builtins)';
+  const path = url.replace(/^file:\/\//, '');
+  const modules = path.lastIndexOf('node_modules/');
+  if (modules >= 0) {
+    const parts = path.slice(modules + 'node_modules/'.length).split('/');
+    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+  }
+  if (path.startsWith('node:') || !path.startsWith('/')) return '(node internals)';
+  if (path.includes('/dist/libs/')) return `vigil libs/${path.split('/dist/libs/')[1].split('/')[0]}`;
+  if (path.includes('/dist/src/')) return `vigil src/${path.split('/dist/src/')[1].split('/')[0]}`;
+  return path;
+}
+
+/** Self time per package and per function of a .cpuprofile, optionally only within [fromUs, toUs]. */
+function summarizeProfile(profile, window) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  let time = profile.startTime;
+  let inWindow = 0;
+  const selfByNode = new Map();
+  const useWindow = window && window.fromUs < profile.endTime && window.toUs > profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    time += profile.timeDeltas[i] ?? 0;
+    const duration = profile.timeDeltas[i + 1] ?? 0;
+    if (useWindow && (time < window.fromUs || time > window.toUs)) continue;
+    inWindow += duration;
+    selfByNode.set(profile.samples[i], (selfByNode.get(profile.samples[i]) ?? 0) + duration);
+  }
+  const byPackage = new Map();
+  const byFunction = new Map();
+  for (const [id, micros] of selfByNode) {
+    const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+    const name = functionName || '(anonymous)';
+    const pkg = packageOf(url, name);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
+    const where = url
+      ? `${url
+          .replace(/^file:\/\//, '')
+          .replace(/^.*node_modules\//, '')
+          .replace(`${ROOT}/`, '')}:${lineNumber + 1}`
+      : '';
+    const key = where ? `${name} (${where})` : name;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
+  }
+  const idle = byPackage.get('(idle)') ?? 0;
+  const busy = inWindow - idle;
+  const top = (map, count) =>
+    [...map.entries()]
+      .filter(([key]) => key !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, micros]) => ({ key, ms: micros / 1000, share: busy > 0 ? micros / busy : 0 }));
+  return {
+    windowMs: inWindow / 1000,
+    busyMs: busy / 1000,
+    idleMs: idle / 1000,
+    windowed: Boolean(useWindow),
+    packages: top(byPackage, 10),
+    functions: top(byFunction, 12),
+  };
+}
+
+function printProfileSummary(label, summary) {
+  console.log('');
+  console.log(
+    `${label}: ${fmt(summary.windowMs / 1000, 1)} s profiled${summary.windowed ? ' (the release check only)' : ''}, ` +
+      `main thread busy ${fmt(summary.busyMs / 1000, 1)} s, idle ${fmt(summary.idleMs / 1000, 1)} s.`,
+  );
+  console.log('');
+  console.log('| Self time by package | ms | share of busy |');
+  console.log('| --- | ---: | ---: |');
+  for (const row of summary.packages) console.log(`| ${row.key} | ${fmt(row.ms, 0)} | ${pct(row.share)} |`);
+  console.log('');
+  console.log('| Self time by function | ms | share of busy |');
+  console.log('| --- | ---: | ---: |');
+  for (const row of summary.functions)
+    console.log(`| \`${row.key.slice(0, 110)}\` | ${fmt(row.ms, 0)} | ${pct(row.share)} |`);
+}
+
+/** .cpuprofile files a --cpu-prof-dir in BENCH_NODE_OPTIONS received since `sinceMs`. */
+function cpuProfFiles(sinceMs) {
+  const match = settings.nodeOptions.match(/--cpu-prof-dir[= ](\S+)/);
+  if (!/--cpu-prof\b/.test(settings.nodeOptions)) return [];
+  const dir = resolve(ROOT, match ? match[1] : '.');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).mtimeMs >= sinceMs)
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phase 1: the release check through the API
+
+async function runVigil() {
+  const port = settings.port || (await freePort());
+  const inspectPort = settings.profileDir ? await freePort() : 0;
+  baseUrl = `http://${HOST}:${port}`;
+  log(
+    `starting the service on ${baseUrl} (database ${dbName}, Redis prefix ${redisPrefix}, ROLE=all, ` +
+      `CAPTURE_CONCURRENCY=${settings.concurrency})`,
+  );
+  const serviceStartedAt = Date.now();
+  startService(port, inspectPort);
+  await waitUntilReady();
+  log(`ready after ${((Date.now() - serviceStartedAt) / 1000).toFixed(1)} s`);
+  childOutput.length = 0; // start-up went fine (its migration lines ignore LOG_LEVEL); keep only what follows
+
+  const login = await expectStatus(200, 'POST', '/api/v1/auth/login', {
+    body: { email: adminEmail, password: adminPassword },
+  });
+  const token = login.json?.access_token;
+  if (!token) throw new Error(`login returned no access_token: ${login.text.slice(0, 300)}`);
+  const created = await expectStatus(201, 'POST', '/api/v1/users/me/api-keys', {
+    token,
+    body: { name: 'bench-release', scopes: ['monitors:read', 'monitors:write'] },
+  });
+  const { id: keyId, secret } = created.json ?? {};
+  if (!keyId || !secret) throw new Error(`creating an API key returned no id/secret: ${created.text.slice(0, 300)}`);
+  await expectStatus(200, 'PUT', `/api/v1/admin/api-keys/${keyId}/rate-limit`, {
+    token,
+    body: { requests_per_minute: 1_000_000 },
+  });
+
+  let inspector = null;
+  if (settings.profileDir) {
+    inspector = await openInspector(inspectPort);
+    await inspector.send('Profiler.enable');
+    await inspector.send('Profiler.setSamplingInterval', { interval: 1000 });
+  }
+
+  const body = {
+    name: `bench ${runId}`,
+    production_url: `${pagesBase}/prod`,
+    preview_url: `${pagesBase}/preview`,
+    request_key: `bench-release-${runId}`,
+    pages: Array.from({ length: settings.pages }, (_, i) => ({
+      production_path: `/page-${i + 1}`,
+      preview_path: `/page-${i + 1}`,
+    })),
+    viewports: ['desktop', 'mobile'],
+  };
+
+  const pid = child.pid;
+  const sampler = startSampler(pid, { includeRoot: true });
+  if (inspector) await inspector.send('Profiler.start');
+  const cpuBefore = cpuOf(pid);
+  const machineBefore = machineTicks();
+  const monotonicFromUs = Number(process.hrtime.bigint() / 1000n);
+  const startedAt = nowMs();
+  const startedWall = Date.now();
+
+  const posted = await expectStatus(201, 'POST', '/api/v1/release-checks', { apiKey: secret, body });
+  const id = posted.json?.id;
+  if (!id) throw new Error(`the release check has no id: ${posted.text.slice(0, 300)}`);
+  log(`release check ${id}: ${captureCount} captures queued; polling every ${POLL_MS} ms`);
+
+  const deadline = startedAt + settings.timeoutS * 1000;
+  const progress = { firstComparedS: null };
+  let check = posted.json;
+  let polls = 0;
+  let pollBytes = 0;
+  const pollTimes = [];
+  let lastLogged = 0;
+  while (!['completed', 'incomplete'].includes(check.collection_status)) {
+    if (childExit) throw new Error(`the service exited during the release check (code ${childExit.code})`);
+    if (nowMs() > deadline) {
+      throw new Error(
+        `the release check was still ${check.collection_status} after ${settings.timeoutS} s ` +
+          `(${describeProgress(check)})`,
+      );
+    }
+    await sleep(POLL_MS);
+    const pollStarted = nowMs();
+    const result = await call('GET', `/api/v1/release-checks/${id}`, { apiKey: secret });
+    pollTimes.push(nowMs() - pollStarted);
+    pollBytes = result.text.length;
+    polls += 1;
+    if (result.status !== 200)
+      throw new Error(`GET /api/v1/release-checks/${id} answered ${result.status}: ${result.text.slice(0, 300)}`);
+    check = result.json;
+    const counts = countProgress(check);
+    if (progress.firstComparedS === null && counts.compared > 0) progress.firstComparedS = (nowMs() - startedAt) / 1000;
+    if (nowMs() - lastLogged > 10_000) {
+      lastLogged = nowMs();
+      log(`  ${((nowMs() - startedAt) / 1000).toFixed(0)} s: ${describeProgress(check)}`);
+    }
+  }
+  const wallMs = nowMs() - startedAt;
+  const monotonicToUs = Number(process.hrtime.bigint() / 1000n);
+  const cpuAfter = cpuOf(pid);
+  const machineAfter = machineTicks();
+  const memory = sampler.stop();
+  const hwm = statusField(pid, 'VmHWM');
+  const nodeMemory = {
+    rssAnon: statusField(pid, 'RssAnon'),
+    rssFile: statusField(pid, 'RssFile'),
+    heap: null,
+  };
+
+  let profileSummary = null;
+  if (inspector) {
+    nodeMemory.heap = await inspector.send('Runtime.getHeapUsage').catch(() => null);
+    const { profile } = await inspector.send('Profiler.stop');
+    inspector.close();
+    mkdirSync(settings.profileDir, { recursive: true });
+    const file = join(settings.profileDir, `vigil-release-${runId}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    profileSummary = { file, summary: summarizeProfile(profile, null) };
+    log(`wrote the service's CPU profile of the release check to ${file}`);
+  }
+
+  const summary = check.summary ?? {};
+  const expectedPairs = settings.pages * 2;
+  if (check.collection_status !== 'completed' || summary.pairs !== expectedPairs || summary.missing !== 0) {
+    for (const artifact of check.artifacts ?? []) {
+      for (const side of ['production', 'preview']) {
+        const missing = artifact[side]?.missing;
+        if (missing) log(`  missing: ${artifact[side].url} ${artifact.viewport}: ${JSON.stringify(missing)}`);
+      }
+    }
+    throw new Error(
+      `the release check ended ${check.collection_status} with summary ${JSON.stringify(summary)}; ` +
+        `expected pairs == ${expectedPairs} and missing == 0`,
+    );
+  }
+
+  // Timeline from the server's own timestamps: first and last capture, completion.
+  const capturedAt = (check.artifacts ?? [])
+    .flatMap((artifact) => [artifact.production?.captured_at, artifact.preview?.captured_at])
+    .filter(Boolean)
+    .map((value) => Date.parse(value))
+    .sort((a, b) => a - b);
+  const completedAt = Date.parse(check.completed_at);
+  const timeline = {
+    firstCaptureS: (capturedAt[0] - startedWall) / 1000,
+    lastCaptureS: (capturedAt.at(-1) - startedWall) / 1000,
+    completedS: (completedAt - startedWall) / 1000,
+    firstComparedS: progress.firstComparedS,
+  };
+  const screenshotsChanged = (check.artifacts ?? []).filter(
+    (artifact) => artifact.comparison?.screenshot?.changed,
+  ).length;
+
+  return {
+    id,
+    wallMs,
+    polls,
+    pollP50: percentile(
+      pollTimes.sort((a, b) => a - b),
+      50,
+    ),
+    pollP90: percentile(pollTimes, 90),
+    pollBytes,
+    summary,
+    screenshotsChanged,
+    memory,
+    hwm,
+    nodeMemory,
+    cpu: {
+      node: cpuAfter.root - cpuBefore.root,
+      chromium: cpuAfter.descendants - cpuBefore.descendants,
+      stores: cpuAfter.stores - cpuBefore.stores,
+      bench: cpuAfter.bench - cpuBefore.bench,
+      machineBusy: (machineAfter.busy - machineBefore.busy) / CLK_TCK,
+      machineTotal: (machineAfter.total - machineBefore.total) / CLK_TCK,
+    },
+    timeline,
+    window: { fromUs: monotonicFromUs, toUs: monotonicToUs },
+    profileSummary,
+  };
+}
+
+function countProgress(check) {
+  let sides = 0;
+  let compared = 0;
+  for (const artifact of check.artifacts ?? []) {
+    for (const side of ['production', 'preview']) if (artifact[side] && artifact[side].state !== 'pending') sides += 1;
+    if (artifact.state !== 'collecting') compared += 1;
+  }
+  return { sides, compared };
+}
+
+function describeProgress(check) {
+  const { sides, compared } = countProgress(check);
+  return `${check.collection_status}, ${sides}/${captureCount} sides captured, ${compared}/${settings.pages * 2} pairs done`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phase 2: the bare Playwright loop
+
+let bareBrowser = null;
+
+async function runPool(items, concurrency, work) {
+  const results = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index], index);
+      }
+    }),
+  );
+  return results;
+}
+
+async function runBare() {
+  const list = captureList();
+  const sampler = startSampler(process.pid, { includeRoot: false });
+  const cpuBefore = cpuOf(process.pid);
+  const ownBefore = process.cpuUsage();
+  const machineBefore = machineTicks();
+  const startedAt = nowMs();
+  bareBrowser = await chromium.launch({
+    executablePath: settings.chromiumPath,
+    args: BROWSER_ARGS,
+    ...NO_SIGNAL_HANDLERS,
+  });
+  const launchMs = nowMs() - startedAt;
+  const steps = new Map();
+  const timed = async (label, work) => {
+    const began = nowMs();
+    try {
+      return await work();
+    } finally {
+      addStep(steps, label, nowMs() - began);
+    }
+  };
+  const durations = await runPool(list, settings.concurrency, async ({ url, viewport }) => {
+    const began = nowMs();
+    const context = await timed(STEP.newContext, () => bareBrowser.newContext({ viewport: VIEWPORTS[viewport] }));
+    try {
+      const page = await timed(STEP.newPage, () => context.newPage());
+      const response = await timed(STEP.goto, () => page.goto(url, { waitUntil: 'load', timeout: 30_000 }));
+      if (!response?.ok()) throw new Error(`bare loop: ${url} answered ${response?.status()}`);
+      const png = await timed(STEP.screenshot, () => page.screenshot({ fullPage: true }));
+      const text = await timed('page.innerText(body)', () => page.innerText('body'));
+      if (!png.length || !text.length) throw new Error(`bare loop: ${url} gave an empty screenshot or text`);
+    } finally {
+      await timed(STEP.close, () => context.close());
+    }
+    return nowMs() - began;
+  });
+  const captureMs = durations.reduce((sum, value) => sum + value, 0);
+  const wallMs = nowMs() - startedAt;
+  const cpuAfter = cpuOf(process.pid);
+  const ownAfter = process.cpuUsage(ownBefore);
+  const machineAfter = machineTicks();
+  const memory = sampler.stop();
+
+  // Two 1440×900 screenshots that differ a little (the page whose preview has a changed word) for phase 4; untimed.
+  const pair = [];
+  const changed = [...Array(settings.pages).keys()].map((i) => i + 1).find((n) => previewChange(n) === 'text') ?? 1;
+  for (const side of ['prod', 'preview']) {
+    const context = await bareBrowser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    await page.goto(`${pagesBase}/${side}/page-${changed}`, { waitUntil: 'load' });
+    pair.push(await page.screenshot({ fullPage: false }));
+    if (settings.engine && !prototypes) {
+      prototypes = {
+        browser: Object.getPrototypeOf(bareBrowser),
+        context: Object.getPrototypeOf(context),
+        page: Object.getPrototypeOf(page),
+      };
+    }
+    await context.close();
+  }
+  await bareBrowser.close();
+  bareBrowser = null;
+
+  durations.sort((a, b) => a - b);
+  return {
+    wallMs,
+    launchMs,
+    p50: percentile(durations, 50),
+    p90: percentile(durations, 90),
+    captureMs,
+    steps,
+    memory,
+    cpu: {
+      node: (ownAfter.user + ownAfter.system) / 1e6, // this process: the Playwright client (and the page server)
+      chromium: cpuAfter.descendants - cpuBefore.descendants,
+      stores: cpuAfter.stores - cpuBefore.stores,
+      bench: 0, // the Node column is this process
+      machineBusy: (machineAfter.busy - machineBefore.busy) / CLK_TCK,
+      machineTotal: (machineAfter.total - machineBefore.total) / CLK_TCK,
+    },
+    pair,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phase 3: Vigil's capture engine in process, every Playwright call it makes timed
+
+let prototypes = null;
+let engine = null;
+const restorers = [];
+
+const STEP = {
+  newContext: 'browser.newContext',
+  newPage: 'context.newPage',
+  close: 'context.close',
+  goto: "page.goto (waitUntil 'load')",
+  screenshot: 'page.screenshot (full page)',
+};
+
+function addStep(steps, name, ms) {
+  const entry = steps.get(name) ?? { ms: 0, calls: 0 };
+  entry.ms += ms;
+  entry.calls += 1;
+  steps.set(name, entry);
+}
+
+function instrument(steps) {
+  const wrap = (proto, method, label) => {
+    const original = proto[method];
+    if (typeof original !== 'function') return;
+    proto[method] = async function (...args) {
+      const name = typeof label === 'function' ? label(...args) : label;
+      const began = nowMs();
+      try {
+        return await original.apply(this, args);
+      } finally {
+        addStep(steps, name, nowMs() - began);
+      }
+    };
+    restorers.push(() => {
+      proto[method] = original;
+    });
+  };
+  wrap(prototypes.browser, 'newContext', STEP.newContext);
+  wrap(prototypes.context, 'addInitScript', 'context.addInitScript (axe source)');
+  wrap(prototypes.context, 'newPage', STEP.newPage);
+  wrap(prototypes.context, 'close', STEP.close);
+  wrap(prototypes.page, 'goto', STEP.goto);
+  wrap(prototypes.page, 'waitForLoadState', (state) => `page.waitForLoadState('${state}')`);
+  wrap(prototypes.page, 'screenshot', STEP.screenshot);
+  wrap(prototypes.page, 'evaluate', (fn, arg) => {
+    if (fn?.name) return `page.evaluate(${fn.name})`;
+    return arg && typeof arg === 'object' && 'globalName' in arg ? 'page.evaluate(axe.run)' : 'page.evaluate(other)';
+  });
+}
+
+function uninstrument() {
+  while (restorers.length) restorers.pop()();
+}
+
+async function runEngine() {
+  const { CaptureEngine } = require(CAPTURE_LIB);
+  const steps = new Map();
+  instrument(steps);
+  // The engine launches through this same playwright-core; keep Playwright's own signal handlers out of the way of
+  // this script's cleanup.
+  const launch = chromium.launch;
+  chromium.launch = (options) => launch.call(chromium, { ...options, ...NO_SIGNAL_HANDLERS });
+  try {
+    const count = Math.min(settings.enginePages, settings.pages);
+    const pageNumbers = Array.from({ length: count }, (_, i) => 1 + Math.floor((i * settings.pages) / count));
+    const list = captureList(pageNumbers);
+    engine = new CaptureEngine({ executablePath: settings.chromiumPath, allowPrivateTargets: true });
+    const startedAt = nowMs();
+    const durations = await runPool(list, settings.concurrency, async ({ url, viewport }) => {
+      const began = nowMs();
+      const result = await engine.capture({ url, viewport });
+      if (!result.ok)
+        throw new Error(`capture engine: ${url} ${viewport} is missing: ${result.reason} ${result.message}`);
+      return nowMs() - began;
+    });
+    const wallMs = nowMs() - startedAt;
+    await engine.close();
+    engine = null;
+    const captureMs = durations.reduce((sum, value) => sum + value, 0);
+    durations.sort((a, b) => a - b);
+    return { wallMs, p50: percentile(durations, 50), captureMs, steps, count: list.length, pageNumbers };
+  } finally {
+    chromium.launch = launch;
+    uninstrument();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phase 4: resemblejs on a 1440×900 pair
+
+async function runResemble(pair) {
+  const { createCanvas, loadImage } = require('canvas');
+  const resemble = require('resemblejs');
+  const { compareScreenshots, closeScreenshotWorker, readPngSize } = require(COMPARE_LIB);
+  let [production, preview] = pair ?? [];
+  if (!production || !preview) {
+    // Fallback: draw two 1440×900 images with canvas that differ in one line of text.
+    const draw = (extra) => {
+      const canvas = createCanvas(1440, 900);
+      const context = canvas.getContext('2d');
+      context.fillStyle = '#fff';
+      context.fillRect(0, 0, 1440, 900);
+      context.fillStyle = '#1d2733';
+      context.font = '18px sans-serif';
+      for (let line = 0; line < 40; line++)
+        context.fillText(`${sentence(seeded(line + 1))}${line === 7 ? extra : ''}`, 40, 40 + line * 21);
+      return canvas.toBuffer('image/png');
+    };
+    [production, preview] = [draw(''), draw(' (changed)')];
+  }
+  const size = readPngSize(production);
+  await loadImage(production); // the images decode
+  try {
+    const warm = await compareScreenshots(production, preview);
+    const times = [];
+    for (let run = 0; run < settings.resembleRuns; run++) {
+      const began = nowMs();
+      await compareScreenshots(production, preview);
+      times.push(nowMs() - began);
+    }
+    // For reference: resemblejs called directly on this thread, same options, no worker hop.
+    const direct = [];
+    const options = { output: { errorType: 'movement', largeImageThreshold: 0 }, ignore: 'antialiasing' };
+    for (let run = 0; run < Math.min(5, settings.resembleRuns); run++) {
+      const began = nowMs();
+      await new Promise((resolveCompare, reject) =>
+        resemble.compare(production, preview, options, (error, data) => {
+          if (error) reject(error);
+          else {
+            data.getBuffer(false);
+            resolveCompare();
+          }
+        }),
+      );
+      direct.push(nowMs() - began);
+      await new Promise((resolveTurn) => setImmediate(resolveTurn)); // canvas frees memory after a turn
+    }
+    times.sort((a, b) => a - b);
+    direct.sort((a, b) => a - b);
+    return {
+      size,
+      mismatch: warm.mismatch_ratio,
+      median: percentile(times, 50),
+      min: times[0],
+      max: times.at(-1),
+      directMedian: percentile(direct, 50),
+    };
+  } finally {
+    await closeScreenshotWorker();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cleanup: the service's resources as soon as phase 1 ends, everything else at the end; always, once each
+
+let serviceCleaned = null;
+let cleanedUp = null;
+
+function cleanupService() {
+  serviceCleaned ??= (async () => {
+    try {
+      await stopService();
+    } catch (error) {
+      log(`cleanup: could not stop the service: ${error.message}`);
+    }
+    const client = new pg.Client({ connectionString: settings.pgUrl, connectionTimeoutMillis: 5000 });
+    try {
+      await client.connect();
+      await client.query(`drop database if exists "${dbName}" with (force)`);
+      log(`cleanup: dropped database ${dbName}`);
+    } catch (error) {
+      log(`cleanup: could not drop database ${dbName}: ${error.message}`);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000 });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      let cursor = '0';
+      let removed = 0;
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) removed += await redis.unlink(...keys);
+      } while (cursor !== '0');
+      log(`cleanup: removed ${removed} Redis key(s) under ${redisPrefix}:`);
+    } catch (error) {
+      log(`cleanup: could not remove Redis keys under ${redisPrefix}: ${error.message}`);
+    } finally {
+      redis.disconnect();
+    }
+    if (artifactDir) rmSync(artifactDir, { recursive: true, force: true });
+  })();
+  return serviceCleaned;
+}
+
+function cleanup() {
+  cleanedUp ??= (async () => {
+    await cleanupService();
+    uninstrument();
+    await bareBrowser?.close().catch(() => undefined);
+    await engine?.close().catch(() => undefined);
+    try {
+      const { closeScreenshotWorker } = require(COMPARE_LIB);
+      await closeScreenshotWorker();
+    } catch {
+      // never loaded
+    }
+    if (pageServer) {
+      pageServer.closeAllConnections();
+      await new Promise((resolveClose) => pageServer.close(resolveClose));
+    }
+  })();
+  return cleanedUp;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)}%` : 'n/a');
+const mb = (bytes) => (Number.isFinite(bytes) && bytes >= 0 ? `${(bytes / 1024 ** 2).toFixed(0)} MB` : 'n/a');
+
+function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+function report(vigil, bare, engineRun, resembleRun) {
+  const ratio = vigil.wallMs / bare.wallMs;
+  const rssTotal = vigil.memory.totalPeak;
+  const ratioMet = ratio <= TARGET_RATIO;
+  const stretchMet = ratio <= STRETCH_RATIO;
+  const rssMet = rssTotal < TARGET_RSS_BYTES;
+  const cps = (ms) => captureCount / (ms / 1000);
+  const cpuShare = (cpu) =>
+    `Node ${fmt(cpu.node, 1)} s, Chromium ${fmt(cpu.chromium, 1)} s, PostgreSQL + Redis ${fmt(cpu.stores, 1)} s, ` +
+    (cpu.bench ? `bench process ${fmt(cpu.bench, 1)} s, ` : '') +
+    `anything else ${fmt(cpu.machineBusy - cpu.node - cpu.chromium - cpu.stores - cpu.bench, 1)} s; machine busy ` +
+    `${fmt(cpu.machineBusy, 1)} of ${fmt(cpu.machineTotal, 1)} CPU-s (${pct(cpu.machineBusy / cpu.machineTotal)})`;
+  const ownCpu = (cpu) => cpu.node + cpu.chromium + cpu.stores;
+  const foreign = (cpu) => (cpu.machineBusy - ownCpu(cpu) - cpu.bench) / cpu.machineTotal;
+  const disturbed = [
+    ['Vigil run', vigil.cpu],
+    ['bare loop', bare.cpu],
+  ].filter(([, cpu]) => foreign(cpu) > 0.08);
+  const lines = [
+    `Vigil release-check benchmark: ${settings.pages} page pairs × 2 viewports = ${captureCount} page-viewport-side ` +
+      `captures (axe + comparison in Vigil), concurrency ${settings.concurrency}; Node ${process.versions.node}, ` +
+      `${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(0)} GB, ` +
+      `Chromium ${chromiumVersion}, service ROLE=all LOG_LEVEL=warn, ${new Date().toISOString().slice(0, 16)}Z.`,
+    '',
+    '| Figure | Vigil (API, end to end) | Bare Playwright loop | Target | Result |',
+    '| --- | ---: | ---: | --- | --- |',
+    `| Wall time | ${fmt(vigil.wallMs / 1000)} s | ${fmt(bare.wallMs / 1000)} s | | |`,
+    `| Captures/s | ${fmt(cps(vigil.wallMs))} | ${fmt(cps(bare.wallMs))} | | |`,
+    `| Wall-time ratio Vigil / bare | **${fmt(ratio)}×** | 1.00× | ≤ ${TARGET_RATIO}× (stretch ≤ ${STRETCH_RATIO}×) | ` +
+      `${ratioMet ? 'met' : '**not met**'}${ratioMet ? (stretchMet ? ', stretch met' : ', stretch not met') : ''} |`,
+    `| Peak RSS, Node process (sampled VmRSS / VmHWM) | ${mb(vigil.memory.rootPeak)} / ${mb(vigil.hwm)} | ` +
+      `(client, n/a) | | |`,
+    `| Peak RSS, Chromium processes (sum) | ${mb(vigil.memory.childPeak)} (≤ ${vigil.memory.maxProcesses} procs, ≤ ${vigil.memory.maxRenderers} renderers) | ` +
+      `${mb(bare.memory.childPeak)} (≤ ${bare.memory.maxProcesses} procs, ≤ ${bare.memory.maxRenderers} renderers) | | |`,
+    `| Peak RSS, worker total (Node + Chromium) | **${mb(rssTotal)}** | ${mb(bare.memory.childPeak)} | < 1.5 GB | ` +
+      `${rssMet ? 'met' : '**not met**'} |`,
+    `| Peak PSS, same processes (shared pages split; Node + Chromium) | ${mb(vigil.memory.pssPeak)} ` +
+      `(${mb(vigil.memory.rootPssPeak)} + ${mb(vigil.memory.childPssPeak)}) | ${mb(bare.memory.pssPeak)} | | |`,
+    `| resemblejs, one 1440×900 comparison (median of ${settings.resembleRuns}) | ` +
+      `${fmt(resembleRun.median, 0)} ms | | | |`,
+    '',
+    `- Vigil: check ${vigil.id}, summary ${JSON.stringify(vigil.summary)}, ${vigil.screenshotsChanged} pair(s) with ` +
+      `screenshot differences. ${vigil.polls} polls: GET p50 ${fmt(vigil.pollP50, 0)} ms, p90 ${fmt(vigil.pollP90, 0)} ms, ` +
+      `last body ${fmt(vigil.pollBytes / 1024, 0)} KB. Server timestamps from POST: first capture stored at ` +
+      `${fmt(vigil.timeline.firstCaptureS, 1)} s (includes Chromium launch), last at ` +
+      `${fmt(vigil.timeline.lastCaptureS, 1)} s; first pair compared (seen by polling) at ` +
+      `${fmt(vigil.timeline.firstComparedS, 1)} s; check completed at ${fmt(vigil.timeline.completedS, 1)} s ` +
+      `(${fmt(vigil.timeline.completedS - vigil.timeline.lastCaptureS, 1)} s after the last capture).`,
+    `- CPU during the Vigil run: ${cpuShare(vigil.cpu)}.`,
+    `- CPU-time ratio (Vigil's Node + Chromium + PostgreSQL/Redis over the bare loop's Node + Chromium): ` +
+      `${fmt(ownCpu(vigil.cpu) / ownCpu(bare.cpu))}× — less sensitive than wall time to other load on the machine.`,
+    `- The service's Node process: peak VmRSS at ${fmt(vigil.memory.rootPeakAt, 1)} s = RssAnon ` +
+      `${mb(vigil.memory.rootPeakParts?.anon)} + RssFile ${mb(vigil.memory.rootPeakParts?.file)} + RssShmem ` +
+      `${mb(vigil.memory.rootPeakParts?.shmem)}; at the end RssAnon ${mb(vigil.nodeMemory.rssAnon)}, RssFile ` +
+      `${mb(vigil.nodeMemory.rssFile)}` +
+      (vigil.nodeMemory.heap
+        ? `; main-thread JS heap used ${mb(vigil.nodeMemory.heap.usedSize)} of ${mb(vigil.nodeMemory.heap.totalSize)}` +
+          (vigil.nodeMemory.heap.embedderHeapUsedSize
+            ? `, embedder heap ${mb(vigil.nodeMemory.heap.embedderHeapUsedSize)}`
+            : '')
+        : ' (BENCH_PROFILE also reports its JS heap)') +
+      '.',
+    `- Bare loop: Chromium launch ${fmt(bare.launchMs, 0)} ms (included), per capture p50 ${fmt(bare.p50, 0)} ms, ` +
+      `p90 ${fmt(bare.p90, 0)} ms. CPU: ${cpuShare(bare.cpu)} (Node = this process: Playwright client and page server).`,
+    `- resemblejs: ${resembleRun.size.width}×${resembleRun.size.height} pair, mismatch ratio ${resembleRun.mismatch.toPrecision(3)}; ` +
+      `compareScreenshots (worker thread) median ${fmt(resembleRun.median, 0)} ms (min ${fmt(resembleRun.min, 0)}, ` +
+      `max ${fmt(resembleRun.max, 0)}); resemblejs.compare on the main thread, median ${fmt(resembleRun.directMedian, 0)} ms.`,
+    `- Sampling cost: ${vigil.memory.samples} samples, ${fmt(vigil.memory.costMs / vigil.memory.samples, 1)} ms each.`,
+  ];
+  if (disturbed.length) {
+    lines.push(
+      '',
+      `**Warning: other processes used ${disturbed
+        .map(([label, cpu]) => `${pct(foreign(cpu))} of the machine's CPU during the ${label}`)
+        .join(' and ')}; the wall times and their ratio are distorted. Repeat on a quiet machine.**`,
+    );
+  }
+  if (engineRun) {
+    const perEngineCapture = engineRun.captureMs / engineRun.count;
+    const perBareCapture = bare.captureMs / captureCount;
+    lines.push(
+      '',
+      `Where a capture's time goes: Vigil's CaptureEngine (dist/libs/capture) in this process, ${engineRun.count} ` +
+        `captures (pages ${engineRun.pageNumbers.join(', ')} × 2 viewports × 2 sides), same concurrency, no ` +
+        `API/queue/database/comparison: per capture mean ${fmt(perEngineCapture, 0)} ms, p50 ` +
+        `${fmt(engineRun.p50, 0)} ms (bare loop: mean ${fmt(perBareCapture, 0)} ms, ` +
+        `${fmt(perEngineCapture / perBareCapture)}×). Each Playwright call timed (overlapping calls of concurrent ` +
+        'captures each count in full):',
+      '',
+      '| Playwright call (mean per capture) | Vigil engine ms | share | bare loop ms | share |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...[...new Set([...engineRun.steps.keys(), ...bare.steps.keys()])]
+        .sort((a, b) => (engineRun.steps.get(b)?.ms ?? 0) - (engineRun.steps.get(a)?.ms ?? 0))
+        .map((name) => {
+          const ours = engineRun.steps.get(name);
+          const theirs = bare.steps.get(name);
+          const cell = (entry, total, count) =>
+            entry ? `${fmt(entry.ms / count, 0)} | ${pct(entry.ms / total)}` : '– | –';
+          const engineCell = cell(ours, engineRun.captureMs, engineRun.count);
+          return `| \`${name}\` | ${engineCell} | ${cell(theirs, bare.captureMs, captureCount)} |`;
+        }),
+      `| (whole capture) | ${fmt(perEngineCapture, 0)} | 100% | ${fmt(perBareCapture, 0)} | 100% |`,
+    );
+  }
+  lines.push(
+    '',
+    `Repeat with: \`npm run bench:release\` (= \`node bench/release.mjs\`; \`--build\` rebuilds dist/ first; ` +
+      `\`BENCH_CONCURRENCY=${settings.concurrency}\` to change the concurrency, ` +
+      '`BENCH_PROFILE=/tmp/relprof` to profile the service).',
+  );
+  console.log(lines.join('\n'));
+  return ratioMet && rssMet;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+let chromiumVersion = 'unknown';
+
+async function main() {
+  const needed = [MAIN, COMPARE_LIB, CAPTURE_LIB];
+  if (settings.build || needed.some((path) => !existsSync(path))) {
+    const missing = needed.filter((path) => !existsSync(path));
+    log(settings.build ? 'building (requested)' : `${missing.join(', ')} missing; building`);
+    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status ?? build.signal})`);
+  }
+  // Loaded now, so a rebuild of dist/ during the run (nest build empties it first) cannot pull them away later.
+  require(CAPTURE_LIB);
+  require(COMPARE_LIB);
+  chromiumVersion =
+    spawnSync(settings.chromiumPath, ['--version'], { encoding: 'utf8' })
+      .stdout?.trim()
+      .replace(/^Chromium\s*/, '') || 'unknown';
+
+  const budgetMs = READY_TIMEOUT_MS + settings.timeoutS * 1000 + 300_000;
+  const watchdog = setTimeout(() => {
+    log(`giving up after ${Math.round(budgetMs / 1000)} s`);
+    printChildOutput();
+    cleanup().finally(() => process.exit(1));
+  }, budgetMs);
+  watchdog.unref();
+
+  await startPageServer();
+  const benchStartedMs = Date.now();
+
+  log('phase 1: the release check through the API');
+  const vigil = await runVigil();
+  log(
+    `phase 1: ${fmt(vigil.wallMs / 1000)} s, ${fmt(captureCount / (vigil.wallMs / 1000))} captures/s, ` +
+      `peak RSS node ${mb(vigil.memory.rootPeak)} + chromium ${mb(vigil.memory.childPeak)}`,
+  );
+  const serviceOutput = childOutput.filter((line) => !/^Debugger (attached|listening)|^For help, see/.test(line));
+  await cleanupService(); // stopped before the bare loop, so they do not compete
+
+  log('phase 2: the bare Playwright loop');
+  const bare = await runBare();
+  log(`phase 2: ${fmt(bare.wallMs / 1000)} s, ${fmt(captureCount / (bare.wallMs / 1000))} captures/s`);
+
+  let engineRun = null;
+  if (settings.engine && prototypes) {
+    log("phase 3: Vigil's capture engine in process, Playwright calls timed");
+    engineRun = await runEngine();
+    log(`phase 3: ${fmt(engineRun.wallMs / 1000)} s`);
+  }
+
+  log('phase 4: resemblejs on a 1440×900 pair');
+  const resembleRun = await runResemble(bare.pair);
+
+  console.log('');
+  const met = report(vigil, bare, engineRun, resembleRun);
+
+  if (vigil.profileSummary)
+    printProfileSummary(`Service CPU profile (${vigil.profileSummary.file})`, vigil.profileSummary.summary);
+  for (const file of cpuProfFiles(benchStartedMs)) {
+    try {
+      printProfileSummary(`--cpu-prof ${file}`, summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), vigil.window));
+    } catch (error) {
+      log(`could not summarize ${file}: ${error.message}`);
+    }
+  }
+  if (settings.nodeOptions.includes('--cpu-prof') && !cpuProfFiles(benchStartedMs).length) {
+    log('no .cpuprofile was written by the service (Node writes one only on a clean exit); use BENCH_PROFILE=DIR');
+  }
+  if (serviceOutput.length) {
+    log(`the service logged ${serviceOutput.length} line(s) at LOG_LEVEL=warn during the run (last 10):`);
+    for (const line of serviceOutput.slice(-10)) console.error(line);
+  }
+  if (!met && settings.strict) return 2;
+  return 0;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  log(`FAILED: ${error.stack ?? error.message}`);
+  printChildOutput();
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);

@@ -1,0 +1,459 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { flattenViolations } from './axe';
+import { normalizeText } from './capture-page';
+import {
+  CaptureEngine,
+  type CapturedPage,
+  type CaptureRequest,
+  type CaptureResult,
+  type MissingEvidence,
+} from './index';
+
+// Real Chromium against local servers: 127.0.0.1 plays the sites; 127.0.0.2 plays an internal service that
+// guarded captures must never reach.
+
+const html = (body: string, head = ''): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+  `<meta name="viewport" content="width=device-width, initial-scale=1"><title>Test page</title>${head}</head>` +
+  `<body>${body}</body></html>`;
+
+interface PrivateServiceLog {
+  requests: string[];
+  upgrades: string[];
+}
+
+let site: Server;
+let privateService: Server;
+let sitePort: number;
+let privatePort: number;
+const privateLog: PrivateServiceLog = { requests: [], upgrades: [] };
+const heldResponses = new Set<ServerResponse>();
+const siteUpgrades: string[] = [];
+
+function siteUrl(path: string): string {
+  return `http://127.0.0.1:${sitePort}${path}`;
+}
+
+function privateUrl(path: string): string {
+  return `http://127.0.0.2:${privatePort}${path}`;
+}
+
+function sendHtml(res: ServerResponse, body: string, status = 200): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(body);
+}
+
+function handleSite(req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://site').pathname;
+  switch (path) {
+    case '/normal':
+      return sendHtml(
+        res,
+        html(
+          `<main id="content"><h1>Release notes</h1><p>Version 2 is out.   </p>` +
+            `<img id="hero" src="/pixel.png" width="40" height="40"></main>`,
+          `<meta name="ROBOTS" content=" noindex, follow "><link rel="Canonical" href="/canonical-target">`,
+        ),
+      );
+    case '/pixel.png':
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.from(ONE_PIXEL_PNG, 'base64'));
+      return;
+    case '/plain':
+      return sendHtml(res, html('<main><h1>Plain</h1><p>No robots, no canonical.</p></main>'));
+    case '/not-found':
+      return sendHtml(res, html('<h1>Not found</h1>'), 404);
+    case '/animated':
+      return sendHtml(
+        res,
+        html(
+          `<main><h1>Spinner</h1><div class="box"></div><div class="fade">Fading</div></main>`,
+          `<style>
+            @keyframes move { from { transform: translateX(0) } to { transform: translateX(600px) rotate(180deg) } }
+            @keyframes blink { 0% { opacity: 1 } 50% { opacity: 0 } }
+            .box { width: 80px; height: 80px; background: #c33; animation: move 0.7s linear infinite; }
+            .fade { animation: blink 0.3s step-end infinite; transition: color 2s; }
+          </style>`,
+        ),
+      );
+    case '/random':
+      return sendHtml(
+        res,
+        html(`<main><h1>Dashboard</h1><p id="stamp">${Math.random()}</p><p id="other">${Date.now()}</p></main>`),
+      );
+    case '/redirect-to-normal':
+      res.writeHead(302, { location: '/normal' });
+      res.end();
+      return;
+    case '/redirect-to-private':
+      res.writeHead(302, { location: privateUrl('/secret') });
+      res.end();
+      return;
+    case '/redirect-to-localhost':
+      res.writeHead(301, { location: `http://localhost:${sitePort}/normal` });
+      res.end();
+      return;
+    case '/script-navigates-to-private':
+      return sendHtml(
+        res,
+        html(`<p>Leaving</p><script>location.href = ${JSON.stringify(privateUrl('/js'))};</script>`),
+      );
+    case '/private-subresources':
+      return sendHtml(
+        res,
+        html(
+          `<main><h1>Embeds</h1><img src="${privateUrl('/img.png')}" alt="internal">` +
+            `<iframe title="internal" src="${privateUrl('/frame')}"></iframe></main>` +
+            `<script>
+              fetch(${JSON.stringify(privateUrl('/fetch'))}, { mode: 'no-cors' }).catch(() => {});
+              navigator.sendBeacon(${JSON.stringify(privateUrl('/beacon'))}, 'x');
+              try { new WebSocket(${JSON.stringify(privateUrl('/ws').replace('http', 'ws'))}); } catch {}
+              new WebSocket(${JSON.stringify(siteUrl('/ws-allowed').replace('http', 'ws'))});
+            </script>`,
+        ),
+      );
+    case '/slow':
+    case '/hang':
+      heldResponses.add(res); // answered only when the test server shuts down
+      return;
+    case '/pending-fetch':
+      return sendHtml(res, html(`<p>Polling</p><script>fetch('/hang').catch(() => {});</script>`));
+    default:
+      return sendHtml(res, html('<h1>Unknown</h1>'), 404);
+  }
+}
+
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+function listen(server: Server, host: string): Promise<number> {
+  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+function expectCaptured(result: CaptureResult): CapturedPage {
+  if (!result.ok) throw new Error(`expected a captured page, got ${result.reason}: ${result.message}`);
+  return result;
+}
+
+function expectMissing(result: CaptureResult): MissingEvidence {
+  if (result.ok) throw new Error(`expected missing evidence, got a captured page of ${result.final_url}`);
+  expect(result).not.toHaveProperty('screenshot');
+  expect(result).not.toHaveProperty('findings');
+  return result;
+}
+
+beforeAll(async () => {
+  site = createServer(handleSite);
+  privateService = createServer((req, res) => {
+    privateLog.requests.push(req.url ?? '');
+    sendHtml(res, html('<h1>Internal admin</h1>'));
+  });
+  site.on('upgrade', (req: IncomingMessage, socket: { destroy(): void }) => {
+    siteUpgrades.push(req.url ?? '');
+    socket.destroy();
+  });
+  privateService.on('upgrade', (req: IncomingMessage, socket: { destroy(): void }) => {
+    privateLog.upgrades.push(req.url ?? '');
+    socket.destroy();
+  });
+  sitePort = await listen(site, '127.0.0.1');
+  privatePort = await listen(privateService, '127.0.0.2');
+});
+
+afterAll(async () => {
+  for (const res of heldResponses) res.destroy();
+  await Promise.all([closeServer(site), closeServer(privateService)]);
+});
+
+describe('CaptureEngine with private targets allowed', () => {
+  let engine: CaptureEngine;
+
+  beforeAll(() => {
+    engine = new CaptureEngine({ allowPrivateTargets: true });
+  });
+
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  it.concurrent('captures text, robots, canonical, a desktop screenshot and axe findings', async () => {
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/normal'), viewport: 'desktop' }));
+    expect(page).toMatchObject({
+      ok: true,
+      url: siteUrl('/normal'),
+      final_url: siteUrl('/normal'),
+      status: 200,
+      robots: 'noindex, follow',
+      canonical: siteUrl('/canonical-target'),
+      required_selector_found: null,
+      axe_version: '4.14.1',
+    });
+    expect(page.text).toBe('Release notes\n\nVersion 2 is out.');
+    expect(pngSize(page.screenshot).width).toBe(1440);
+    expect(pngSize(page.screenshot).height).toBeGreaterThanOrEqual(900);
+    expect(page.findings).toContainEqual({
+      rule_id: 'image-alt',
+      impact: 'critical',
+      help: 'Images must have alternative text',
+      help_url: expect.stringContaining('dequeuniversity.com/rules/axe/4.14/image-alt') as string,
+      target: '#hero',
+    });
+    expect(page.duration_ms).toBeGreaterThan(0);
+  });
+
+  it.concurrent('reports null robots and canonical when the page has none, and a found required selector', async () => {
+    const page = expectCaptured(
+      await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop', requiredSelector: 'main h1' }),
+    );
+    expect(page).toMatchObject({ robots: null, canonical: null, required_selector_found: true });
+    expect(page.findings.filter((finding) => finding.rule_id === 'image-alt')).toEqual([]);
+  });
+
+  it.concurrent('follows same-site redirects and reports the final URL', async () => {
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/redirect-to-normal'), viewport: 'desktop' }));
+    expect(page.url).toBe(siteUrl('/redirect-to-normal'));
+    expect(page.final_url).toBe(siteUrl('/normal'));
+  });
+
+  it.concurrent('captures the mobile viewport at 390 px wide', async () => {
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/normal'), viewport: 'mobile' }));
+    expect(pngSize(page.screenshot).width).toBe(390);
+    expect(pngSize(page.screenshot).height).toBeGreaterThanOrEqual(844);
+  });
+
+  it.concurrent('records a 404 as http_error without screenshot or scan', async () => {
+    const missing = expectMissing(await engine.capture({ url: siteUrl('/not-found'), viewport: 'desktop' }));
+    expect(missing).toMatchObject({ reason: 'http_error', status: 404, final_url: siteUrl('/not-found') });
+  });
+
+  it.concurrent('records a missing required selector without screenshot or scan', async () => {
+    const request: CaptureRequest = { url: siteUrl('/plain'), viewport: 'desktop', requiredSelector: '#checkout' };
+    const missing = expectMissing(await engine.capture(request));
+    expect(missing).toMatchObject({ reason: 'required_selector_missing', status: 200 });
+    expect(missing.message).toContain('"#checkout" matched no element');
+  });
+
+  it.concurrent('treats an invalid required selector as missing, with a clear message', async () => {
+    const request: CaptureRequest = { url: siteUrl('/plain'), viewport: 'desktop', requiredSelector: 'main[' };
+    const missing = expectMissing(await engine.capture(request));
+    expect(missing.reason).toBe('required_selector_missing');
+    expect(missing.message).toContain('is not a valid CSS selector');
+  });
+
+  it.concurrent('gives identical screenshots of an animated page', async () => {
+    const request: CaptureRequest = { url: siteUrl('/animated'), viewport: 'desktop' };
+    const first = expectCaptured(await engine.capture(request));
+    await new Promise((resolve) => setTimeout(resolve, 350)); // a different animation phase if it were running
+    const second = expectCaptured(await engine.capture(request));
+    expect(pngSize(second.screenshot)).toEqual(pngSize(first.screenshot));
+    expect(second.screenshot.equals(first.screenshot)).toBe(true);
+  });
+
+  it.concurrent('paints over masked elements and ignores invalid mask selectors', async () => {
+    const masked: CaptureRequest = {
+      url: siteUrl('/random'),
+      viewport: 'desktop',
+      maskSelectors: ['#stamp', '#other', 'p[['],
+    };
+    const [first, second, unmasked] = await Promise.all([
+      engine.capture(masked),
+      engine.capture(masked),
+      engine.capture({ url: siteUrl('/random'), viewport: 'desktop' }),
+    ]);
+    const maskedShot = expectCaptured(first).screenshot;
+    expect(expectCaptured(second).screenshot.equals(maskedShot)).toBe(true);
+    expect(expectCaptured(unmasked).screenshot.equals(maskedShot)).toBe(false);
+  });
+
+  it.concurrent('runs four captures in parallel on the shared browser', async () => {
+    const viewports = ['desktop', 'mobile', 'desktop', 'mobile'] as const;
+    const results = await Promise.all(
+      viewports.map((viewport) => engine.capture({ url: siteUrl('/normal'), viewport })),
+    );
+    expect(results.map((result) => expectCaptured(result).status)).toEqual([200, 200, 200, 200]);
+    expect(results.map((result) => pngSize(expectCaptured(result).screenshot).width)).toEqual([1440, 390, 1440, 390]);
+  });
+
+  it.concurrent(
+    'refuses URLs that are not http(s) or carry credentials even when private targets are allowed',
+    async () => {
+      const ftp = expectMissing(await engine.capture({ url: 'ftp://127.0.0.1/file', viewport: 'desktop' }));
+      expect(ftp.reason).toBe('target_not_public');
+      const credentials = `http://user:pass@127.0.0.1:${sitePort}/normal`;
+      expect(expectMissing(await engine.capture({ url: credentials, viewport: 'desktop' })).reason).toBe(
+        'target_not_public',
+      );
+    },
+  );
+
+  it.concurrent('rejects an unknown viewport as a programming error', async () => {
+    const request = { url: siteUrl('/plain'), viewport: 'tablet' } as unknown as CaptureRequest;
+    await expect(engine.capture(request)).rejects.toThrow(TypeError);
+  });
+  // Not concurrent: killing the shared browser would fail the captures running beside it.
+  it('relaunches the browser after it crashes', async () => {
+    expectCaptured(await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop' }));
+    const pid = engine.browserProcessId();
+    expect(pid).toEqual(expect.any(Number));
+    process.kill(pid as number, 'SIGKILL');
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop' }));
+    expect(page.status).toBe(200);
+    expect(engine.browserProcessId()).not.toBe(pid);
+  });
+});
+
+describe('CaptureEngine timeouts', () => {
+  // Each timeout is tested on an engine where only it can fire: the total deadline is generous elsewhere, so a
+  // slow browser start on a loaded machine cannot pre-empt the timeout under test.
+  let engine: CaptureEngine;
+  let deadlineEngine: CaptureEngine;
+
+  beforeAll(() => {
+    // axeMs: 1 cannot be met, so a page that loads fine ends at the scan.
+    engine = new CaptureEngine({
+      allowPrivateTargets: true,
+      timeouts: { navigationMs: 1_500, networkIdleMs: 3_000, axeMs: 1, totalMs: 60_000 },
+    });
+    // networkIdleMs exceeds totalMs, so a page that never goes idle hits the total deadline.
+    deadlineEngine = new CaptureEngine({
+      allowPrivateTargets: true,
+      timeouts: { navigationMs: 30_000, networkIdleMs: 10_000, totalMs: 6_000 },
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all([engine.close(), deadlineEngine.close()]);
+  });
+
+  it('records a page slower than navigationMs as timeout', async () => {
+    const missing = expectMissing(await engine.capture({ url: siteUrl('/slow'), viewport: 'desktop' }));
+    expect(missing).toMatchObject({ reason: 'timeout', status: null, final_url: null });
+    expect(missing.message).toBe('navigation did not finish within 1500 ms');
+  });
+
+  it('records an axe scan slower than axeMs as timeout', async () => {
+    const missing = expectMissing(await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop' }));
+    expect(missing).toMatchObject({ reason: 'timeout', status: 200 });
+    expect(missing.message).toContain('axe-core timed out');
+  });
+
+  it('records a capture longer than totalMs as timeout', async () => {
+    const missing = expectMissing(
+      await deadlineEngine.capture({ url: siteUrl('/pending-fetch'), viewport: 'desktop' }),
+    );
+    expect(missing.reason).toBe('timeout');
+    expect(missing.message).toBe('the capture did not finish within 6000 ms');
+    expect(missing.duration_ms).toBeGreaterThanOrEqual(6_000);
+    expect(missing.duration_ms).toBeLessThan(10_000);
+  });
+});
+
+describe('CaptureEngine target checks', () => {
+  let guarded: CaptureEngine;
+  let strict: CaptureEngine;
+
+  beforeAll(() => {
+    // 127.0.0.1 stands in for the public internet; everything else, 127.0.0.2 included, stays refused.
+    // rebind.test passes our DNS check (the injected lookup says 127.0.0.1) but Chromium is told it is 127.0.0.2,
+    // which is what a DNS-rebinding host looks like.
+    guarded = new CaptureEngine({
+      isAllowedAddress: (ip) => ip === '127.0.0.1',
+      lookup: (host) =>
+        host === 'rebind.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error('ENOTFOUND')),
+      extraBrowserArgs: ['--host-resolver-rules=MAP rebind.test 127.0.0.2'],
+    });
+    strict = new CaptureEngine();
+  });
+
+  afterAll(async () => {
+    await Promise.all([guarded.close(), strict.close()]);
+  });
+
+  it.concurrent('refuses loopback, localhost and metadata URLs before starting a browser', async () => {
+    for (const url of [siteUrl('/normal'), `http://localhost:${sitePort}/normal`, 'http://169.254.169.254/latest']) {
+      const missing = expectMissing(await strict.capture({ url, viewport: 'desktop' }));
+      expect(missing).toMatchObject({ reason: 'target_not_public', status: null, final_url: null });
+    }
+    expect(strict.browserProcessId()).toBeNull();
+  });
+
+  it.concurrent('captures an allowed target normally', async () => {
+    const page = expectCaptured(await guarded.capture({ url: siteUrl('/normal'), viewport: 'desktop' }));
+    expect(page.findings.map((finding) => finding.rule_id)).toContain('image-alt');
+  });
+
+  it.concurrent('catches a server-side redirect to a refused address before it is sent', async () => {
+    const missing = expectMissing(await guarded.capture({ url: siteUrl('/redirect-to-private'), viewport: 'desktop' }));
+    expect(missing.reason).toBe('target_not_public');
+    expect(missing.message).toContain('127.0.0.2');
+    expect(privateLog.requests).not.toContain('/secret');
+  });
+
+  it.concurrent('catches a redirect to a localhost name', async () => {
+    const result = await guarded.capture({ url: siteUrl('/redirect-to-localhost'), viewport: 'desktop' });
+    expect(expectMissing(result)).toMatchObject({ reason: 'target_not_public' });
+    expect(expectMissing(result).message).toContain('localhost');
+  });
+
+  it.concurrent('catches a script navigation of the main frame to a refused address', async () => {
+    const result = await guarded.capture({ url: siteUrl('/script-navigates-to-private'), viewport: 'desktop' });
+    expect(expectMissing(result).reason).toBe('target_not_public');
+    expect(privateLog.requests).not.toContain('/js');
+  });
+
+  it.concurrent(
+    'blocks subresources, frames, beacons and WebSockets to refused addresses but keeps the page',
+    async () => {
+      const page = expectCaptured(
+        await guarded.capture({ url: siteUrl('/private-subresources'), viewport: 'desktop' }),
+      );
+      expect(page.text).toContain('Embeds');
+      for (const path of ['/img.png', '/frame', '/fetch', '/beacon']) expect(privateLog.requests).not.toContain(path);
+      expect(privateLog.upgrades).toEqual([]);
+      expect(siteUpgrades).toContain('/ws-allowed'); // allowed WebSockets still connect
+    },
+  );
+
+  it.concurrent('refuses a page the browser fetched from a refused address although DNS said otherwise', async () => {
+    const url = `http://rebind.test:${privatePort}/page`;
+    const missing = expectMissing(await guarded.capture({ url, viewport: 'desktop' }));
+    expect(missing.reason).toBe('target_not_public');
+    expect(missing.message).toContain('non-public address 127.0.0.2');
+  });
+});
+
+describe('pure helpers', () => {
+  it('normalizeText turns CRLF into LF and trims trailing blanks per line', () => {
+    expect(normalizeText('a  \r\nb\t\r\n\r\n  c \rd')).toBe('a\nb\n\n  c\nd');
+  });
+
+  it('flattenViolations gives one finding per node with nested targets joined', () => {
+    const findings = flattenViolations([
+      {
+        id: 'color-contrast',
+        impact: 'serious',
+        help: 'Elements must meet minimum color contrast ratio thresholds',
+        helpUrl: 'https://example.com/color-contrast',
+        nodes: [
+          { target: ['#a'], impact: null },
+          { target: ['iframe#x', ['#host', '.inner']], impact: 'moderate' },
+        ],
+      },
+    ]);
+    expect(findings).toEqual([
+      expect.objectContaining({ rule_id: 'color-contrast', impact: 'serious', target: '#a' }),
+      expect.objectContaining({ rule_id: 'color-contrast', impact: 'moderate', target: 'iframe#x #host .inner' }),
+    ]);
+  });
+});

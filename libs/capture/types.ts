@@ -1,0 +1,103 @@
+import type { HostLookup } from '../net-guard';
+
+export type Viewport = 'desktop' | 'mobile';
+
+export const VIEWPORT_SIZES: Record<Viewport, { width: number; height: number }> = {
+  desktop: { width: 1440, height: 900 },
+  mobile: { width: 390, height: 844 },
+};
+
+/** The axe-core tags every scan runs (WCAG 2.0 A/AA and 2.1 AA). */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa'] as const;
+
+/** One axe violation on one node. */
+export interface AxeFinding {
+  rule_id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  help_url: string;
+  /** The node's selector path (axe `node.target`, flattened through iframes and shadow roots) joined with ' '. */
+  target: string;
+}
+
+export type MissingReason =
+  'http_error' | 'navigation_failed' | 'timeout' | 'required_selector_missing' | 'target_not_public';
+
+export interface CaptureRequest {
+  url: string;
+  viewport: Viewport;
+  /** CSS selector that must match at least one element, or the page counts as missing evidence. */
+  requiredSelector?: string;
+  /** CSS selectors whose elements are painted over in the screenshot. Invalid selectors are ignored. */
+  maskSelectors?: string[];
+}
+
+export interface CapturedPage {
+  ok: true;
+  url: string;
+  final_url: string;
+  status: number;
+  text: string;
+  robots: string | null;
+  canonical: string | null;
+  required_selector_found: boolean | null;
+  /** Full-page PNG. */
+  screenshot: Buffer;
+  findings: AxeFinding[];
+  axe_version: string;
+  duration_ms: number;
+}
+
+export interface MissingEvidence {
+  ok: false;
+  url: string;
+  final_url: string | null;
+  status: number | null;
+  reason: MissingReason;
+  message: string;
+  duration_ms: number;
+}
+
+export type CaptureResult = CapturedPage | MissingEvidence;
+
+export interface CaptureTimeouts {
+  /** `page.goto` until the load event. */
+  navigationMs: number;
+  /** Waiting for network idle after load; running out is not an error. */
+  networkIdleMs: number;
+  /** Waiting for `document.fonts.ready`; running out is not an error. */
+  fontsMs: number;
+  axeMs: number;
+  screenshotMs: number;
+  /** The whole capture, browser start included. */
+  totalMs: number;
+}
+
+export const DEFAULT_CAPTURE_TIMEOUTS: CaptureTimeouts = {
+  navigationMs: 30_000,
+  networkIdleMs: 3_000,
+  fontsMs: 3_000,
+  axeMs: 15_000,
+  screenshotMs: 15_000,
+  totalMs: 60_000,
+};
+
+export interface CaptureEngineOptions {
+  /** Chromium binary (default '/usr/bin/chromium'). */
+  executablePath?: string;
+  /**
+   * Skip every target check (local development and the test suite only). Otherwise the initial URL and every
+   * request the browser makes, redirects included, must reach public addresses.
+   */
+  allowPrivateTargets?: boolean;
+  timeouts?: Partial<CaptureTimeouts>;
+  /** Replaces DNS resolution for the target checks. */
+  lookup?: HostLookup;
+  /**
+   * Test hook: replaces `isPublicAddress` as the predicate for which addresses the browser may reach, so a test can
+   * allow 127.0.0.1 while 127.0.0.2 and `localhost` stay refused. Leave unset in production.
+   */
+  isAllowedAddress?: (ip: string) => boolean;
+  /** Test hook: extra Chromium switches appended to the defaults (e.g. `--host-resolver-rules=…`). */
+  extraBrowserArgs?: string[];
+}

@@ -1,0 +1,85 @@
+/**
+ * Plain data shapes of the comparison library. `Finding` mirrors the capture library's type structurally so this
+ * library stays independent of it.
+ */
+
+export type FindingImpact = 'minor' | 'moderate' | 'serious' | 'critical' | null;
+
+/** One axe-core violation on one element. */
+export interface Finding {
+  rule_id: string;
+  impact: FindingImpact;
+  help: string;
+  help_url: string;
+  target: string;
+}
+
+/** Everything captured for one page × viewport on one side (production or preview). */
+export interface SideEvidence {
+  url: string;
+  text: string;
+  robots: string | null;
+  canonical: string | null;
+  /** Full-page screenshot, PNG. */
+  screenshot: Buffer;
+  findings: Finding[];
+  axe_version: string;
+}
+
+export interface TextComparison {
+  changed: boolean;
+  /** Lines only the preview has, in order of appearance (at most 500). */
+  added: string[];
+  /** Lines only production has, in order of appearance (at most 500). */
+  removed: string[];
+  /** True when `added` or `removed` was cut at 500 lines. */
+  truncated: boolean;
+}
+
+/** Raw values for display; `changed` is decided on normalized values. */
+export interface ValueComparison {
+  production: string | null;
+  preview: string | null;
+  changed: boolean;
+}
+
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+export interface ScreenshotComparison {
+  /** Share of differing pixels, 0..1, over the larger width × larger height (extra area of a taller image counts). */
+  mismatch_ratio: number;
+  /** mismatch_ratio > threshold. */
+  changed: boolean;
+  production_size: ImageSize;
+  preview_size: ImageSize;
+  /** resemblejs diff image (PNG); null when no pixel differs. */
+  diff_png: Buffer | null;
+}
+
+export interface FindingsComparison {
+  /** On preview, not on production (by rule and target). */
+  new: Finding[];
+  /** On production, not on preview. */
+  fixed: Finding[];
+  /** Distinct rule+target pairs found on both sides. */
+  unchanged: number;
+  /** The sides were scanned with different axe-core versions, so counts are not strictly comparable. */
+  engine_version_mismatch: boolean;
+}
+
+export interface EvidenceComparison {
+  text: TextComparison;
+  robots: ValueComparison;
+  canonical: ValueComparison;
+  screenshot: ScreenshotComparison;
+  findings: FindingsComparison;
+  has_differences: boolean;
+}
+
+export interface CompareOptions {
+  /** A screenshot counts as changed when its mismatch ratio exceeds this (0..1). Default 0: any differing pixel. */
+  mismatchThreshold?: number;
+}

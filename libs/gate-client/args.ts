@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Schemas } from '../api-client';
+import { isRecord } from './check';
+import type { GateOptions } from './gate';
+
+export const USAGE = `usage: vigil-gate --base-url URL --request FILE.json [--api-key KEY] [--timeout 600] [--request-timeout 30] [--poll-interval 5]
+  --base-url URL              the Vigil service's origin, e.g. https://vigil.example.com
+  --request FILE.json         the release-check request body (CreateReleaseCheckRequest)
+  --api-key KEY               a key with monitors:read and monitors:write; default: env VIGIL_API_KEY (preferred:
+                              a command line is visible to other processes)
+  --timeout SECONDS           total deadline (default 600)
+  --request-timeout SECONDS   bound on each HTTP request (default 30)
+  --poll-interval SECONDS     pause between polls (default 5)
+exit codes: 0 gate passed; 1 gate failed; 2 deadline passed, gate pending; 3 request failure or malformed
+response; 4 usage error. Only 0 means the release may go.`;
+
+export type ParsedArgs = { ok: true; options: GateOptions } | { ok: false; message: string };
+
+/** Seconds options: the default and the largest value (setTimeout cannot wait longer than about 24 days). */
+const SECONDS = {
+  timeout: { fallback: 600, max: 86_400 },
+  'request-timeout': { fallback: 30, max: 3_600 },
+  'poll-interval': { fallback: 5, max: 3_600 },
+} as const;
+
+/** Parses the command line and reads the request file; any problem is a usage error (exit 4). */
+export function parseGateArgs(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): ParsedArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'base-url': { type: 'string' },
+        request: { type: 'string' },
+        'api-key': { type: 'string' },
+        timeout: { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'poll-interval': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return fail(error instanceof Error ? error.message.split('\n')[0] : String(error));
+  }
+  // Help is not a passed gate: a CI step that ends up running `vigil-gate --help` must not let a release go.
+  if (values.help) return fail('help requested');
+
+  const baseUrl = str(values['base-url']);
+  if (!baseUrl) return fail('--base-url is required');
+  const urlProblem = checkBaseUrl(baseUrl);
+  if (urlProblem) return fail(urlProblem);
+
+  const file = str(values.request);
+  if (!file) return fail('--request is required');
+
+  const apiKey = str(values['api-key']) || (env.VIGIL_API_KEY ?? '').trim();
+  if (!apiKey) return fail('an API key is required: --api-key or env VIGIL_API_KEY');
+
+  const seconds: Record<keyof typeof SECONDS, number> = { timeout: 0, 'request-timeout': 0, 'poll-interval': 0 };
+  for (const name of Object.keys(SECONDS) as (keyof typeof SECONDS)[]) {
+    const raw = str(values[name]);
+    const { fallback, max } = SECONDS[name];
+    if (raw === undefined) {
+      seconds[name] = fallback;
+      continue;
+    }
+    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+    if (!(value > 0 && value <= max)) return fail(`--${name} must be a number of seconds above 0, at most ${max}`);
+    seconds[name] = value;
+  }
+
+  let text: string;
+  try {
+    text = readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return fail(`cannot read ${file}${code ? ` (${code})` : ''}`);
+  }
+  let request: unknown;
+  try {
+    request = JSON.parse(text);
+  } catch (error) {
+    return fail(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!isRecord(request)) return fail(`${file} must hold a JSON object (the release-check request)`);
+
+  return {
+    ok: true,
+    options: {
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      apiKey,
+      // The service validates the body and answers 400 with each offending field.
+      request: request as Schemas['CreateReleaseCheckRequest'],
+      timeoutSeconds: seconds.timeout,
+      requestTimeoutSeconds: seconds['request-timeout'],
+      pollIntervalSeconds: seconds['poll-interval'],
+    },
+  };
+}
+
+function checkBaseUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `--base-url is not a URL: ${raw}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--base-url must be an http(s) URL';
+  if (url.username || url.password) return '--base-url must not contain credentials; pass the API key instead';
+  if (url.search || url.hash) return '--base-url must not have a query or fragment';
+  return null;
+}
+
+function str(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value.trim() || undefined : undefined;
+}
+
+function fail(message: string): ParsedArgs {
+  return { ok: false, message };
+}

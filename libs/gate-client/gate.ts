@@ -1,0 +1,303 @@
+import { createVigilClient, type Schemas } from '../api-client';
+import { type CheckView, isRecord, parseCheck, printable } from './check';
+
+/** Only `passed` (0) means the release may go. */
+export const EXIT_CODES = { passed: 0, failed: 1, deadline: 2, requestFailure: 3, usage: 4 } as const;
+
+export interface GateOptions {
+  /** The service's origin, e.g. `https://vigil.example.com`. */
+  baseUrl: string;
+  apiKey: string;
+  /** The CreateReleaseCheckRequest body; the service validates it. */
+  request: Schemas['CreateReleaseCheckRequest'];
+  /** Total deadline, from the start. */
+  timeoutSeconds: number;
+  /** Bound on each HTTP request (also cut short by the deadline). */
+  requestTimeoutSeconds: number;
+  pollIntervalSeconds: number;
+}
+
+export interface GateIO {
+  /** Writes one line (no newline included) to standard output; must not buffer. */
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** The transport under the bounded fetch; the global fetch by default. */
+  fetch?: typeof fetch;
+}
+
+/** What one HTTP exchange amounted to. */
+type Outcome =
+  | { kind: 'check'; check: CheckView }
+  | { kind: 'rate-limited'; waitMs: number }
+  | { kind: 'transient'; reason: string }
+  | { kind: 'fatal'; reason: string }
+  | { kind: 'deadline' };
+
+interface Exchange {
+  data?: string;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * Submits a release check and polls it until the gate is decided or the deadline passes. Returns the exit code:
+ * 0 passed; 1 failed; 2 deadline passed with the gate pending; 3 request failure or malformed response.
+ */
+export async function runGate(options: GateOptions, io: GateIO): Promise<number> {
+  try {
+    return await new GateRun(options, io).run();
+  } catch (error) {
+    // A bug here must never look like a passed gate.
+    io.stderr(`vigil-gate: unexpected error: ${describeError(error)}`);
+    return EXIT_CODES.requestFailure;
+  }
+}
+
+class GateRun {
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly deadline: number;
+  private readonly origin: string;
+  private readonly pollMs: number;
+  private readonly requestTimeoutMs: number;
+  /** Whether the current request's bound is the deadline rather than --request-timeout. */
+  private boundByDeadline = false;
+  private failures = 0;
+
+  constructor(
+    private readonly options: GateOptions,
+    private readonly io: GateIO,
+  ) {
+    this.now = io.now ?? Date.now;
+    this.sleep = io.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    this.deadline = this.now() + options.timeoutSeconds * 1000;
+    this.origin = options.baseUrl.replace(/\/+$/, '');
+    this.pollMs = options.pollIntervalSeconds * 1000;
+    this.requestTimeoutMs = options.requestTimeoutSeconds * 1000;
+  }
+
+  async run(): Promise<number> {
+    const transport = this.io.fetch ?? globalThis.fetch;
+    const bounded = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const limit = Math.min(this.requestTimeoutMs, Math.max(this.remaining(), 1));
+      this.boundByDeadline = limit < this.requestTimeoutMs;
+      // Redirects are not followed: the API key would travel to wherever the redirect points.
+      return transport(input, { ...init, signal: AbortSignal.timeout(limit), redirect: 'manual' });
+    };
+    const client = createVigilClient({ baseUrl: this.origin, apiKey: this.options.apiKey, fetch: bounded });
+
+    const created = await this.submit(() =>
+      client.POST('/release-checks', { body: this.options.request, parseAs: 'text' }),
+    );
+    if (typeof created === 'number') return created;
+    this.io.stdout(`release check: ${created.id}`);
+    return this.poll(created, () =>
+      client.GET('/release-checks/{id}', { params: { path: { id: created.id } }, parseAs: 'text' }),
+    );
+  }
+
+  /** POST until it answers; request_key makes a retry after a transient failure safe. */
+  private async submit(post: () => Promise<Exchange>): Promise<CheckView | number> {
+    const label = 'POST /release-checks';
+    for (;;) {
+      if (this.remaining() <= 0) {
+        this.io.stderr(
+          `vigil-gate: the deadline of ${this.options.timeoutSeconds} s passed before the release check was ` +
+            `created (${this.failures} failed attempts)`,
+        );
+        return EXIT_CODES.requestFailure;
+      }
+      const outcome = await this.exchange(label, post, [200, 201]);
+      switch (outcome.kind) {
+        case 'check':
+          return outcome.check;
+        case 'fatal':
+          this.io.stderr(`vigil-gate: ${outcome.reason}`);
+          return EXIT_CODES.requestFailure;
+        case 'rate-limited':
+          await this.wait(outcome.waitMs);
+          break;
+        case 'transient':
+          this.failures += 1;
+          this.io.stderr(`vigil-gate: ${outcome.reason}; retrying`);
+          await this.wait(this.pollMs);
+          break;
+        case 'deadline':
+          break;
+      }
+    }
+  }
+
+  private async poll(created: CheckView, get: () => Promise<Exchange>): Promise<number> {
+    const label = `GET /release-checks/${created.id}`;
+    let check = created;
+    let lastError: string | null = null;
+    let delay = this.pollMs;
+    while (check.gate === 'pending') {
+      if (this.remaining() <= 0) return this.timedOut(check, lastError);
+      await this.wait(delay);
+      if (this.remaining() <= 0) return this.timedOut(check, lastError);
+      const outcome = await this.exchange(label, get, [200]);
+      delay = this.pollMs;
+      switch (outcome.kind) {
+        case 'check':
+          if (outcome.check.id !== created.id) {
+            this.io.stderr(`vigil-gate: malformed response from ${label}: it describes check ${outcome.check.id}`);
+            return EXIT_CODES.requestFailure;
+          }
+          if (outcome.check.revision !== check.revision) {
+            this.io.stderr(`vigil-gate: the check was rerun: revision ${check.revision} → ${outcome.check.revision}`);
+          }
+          check = outcome.check;
+          lastError = null;
+          break;
+        case 'fatal':
+          this.io.stderr(`vigil-gate: ${outcome.reason}`);
+          this.report(check);
+          return EXIT_CODES.requestFailure;
+        case 'rate-limited':
+          // An answer, not a failure: the service is up and asks us to slow down.
+          delay = outcome.waitMs;
+          lastError = null;
+          break;
+        case 'transient':
+          this.failures += 1;
+          lastError = outcome.reason;
+          this.io.stderr(`vigil-gate: ${outcome.reason}; retrying`);
+          break;
+        case 'deadline':
+          break;
+      }
+    }
+    this.report(check);
+    return check.gate === 'passed' ? EXIT_CODES.passed : EXIT_CODES.failed;
+  }
+
+  private timedOut(check: CheckView, lastError: string | null): number {
+    const waited = `the deadline of ${this.options.timeoutSeconds} s passed`;
+    if (lastError) {
+      this.io.stderr(`vigil-gate: ${waited}; the last poll failed: ${lastError} (${this.failures} failed requests)`);
+    } else {
+      this.io.stderr(
+        `vigil-gate: ${waited} with the gate still ${check.gate}; a person can review revision ` +
+          `${check.revision} at the review page (${this.failures} failed requests)`,
+      );
+    }
+    this.report(check);
+    return lastError ? EXIT_CODES.requestFailure : EXIT_CODES.deadline;
+  }
+
+  /** The outcome, for the CI log: gate, revision (record it with any approval), evidence and the review page. */
+  private report(check: CheckView): void {
+    const { summary, review } = check;
+    this.io.stdout(`gate: ${check.gate}`);
+    this.io.stdout(`revision: ${check.revision}`);
+    this.io.stdout(
+      `collection: ${check.collectionStatus} (pairs: ${summary.pairs}, captured: ${summary.captured}, ` +
+        `missing: ${summary.missing}, with differences: ${summary.with_differences}, ` +
+        `new findings: ${summary.new_findings})`,
+    );
+    if (review) {
+      // The status says the decision (approved/rejected); who decided which revision goes with it.
+      const decided = review.reviewer
+        ? ` by ${printable(review.reviewer, 200)} at revision ${review.revision ?? '?'}`
+        : '';
+      this.io.stdout(`review: ${printable(review.status, 40)}${decided}`);
+    }
+    this.io.stdout(`review page: ${this.origin}${check.reviewUrl}`);
+  }
+
+  /** One request, classified. Each is bounded by --request-timeout and by the deadline. */
+  private async exchange(label: string, send: () => Promise<Exchange>, expected: number[]): Promise<Outcome> {
+    const started = this.now();
+    let result: Exchange;
+    try {
+      result = await send();
+    } catch (error) {
+      if (isAbort(error)) {
+        if (this.boundByDeadline) return { kind: 'deadline' };
+        return { kind: 'transient', reason: `${label}: no answer within ${this.options.requestTimeoutSeconds} s` };
+      }
+      return { kind: 'transient', reason: `${label} failed: ${describeError(error)}` };
+    }
+    const { response } = result;
+    const status = response.status;
+    if (expected.includes(status)) {
+      const parsed = parseCheck(result.data);
+      if (parsed.ok) return { kind: 'check', check: parsed.check };
+      return { kind: 'fatal', reason: `malformed response from ${label} (${status}): ${parsed.reason}` };
+    }
+    if (status === 429) {
+      const asked = retryAfterMs(response.headers.get('Retry-After'), this.now()) ?? this.pollMs;
+      // A floor against a busy loop on `Retry-After: 0`; the deadline caps the wait either way.
+      const waitMs = Math.min(Math.max(asked, 250), Math.max(this.remaining(), 0));
+      this.io.stderr(`vigil-gate: ${label} was rate limited; retrying in ${Math.ceil(waitMs / 1000)} s`);
+      return { kind: 'rate-limited', waitMs };
+    }
+    if (status >= 500 || status === 408) {
+      const problem = describeProblem(result.error);
+      return { kind: 'transient', reason: `${label} answered ${status}${problem} after ${this.now() - started} ms` };
+    }
+    if (status >= 300 && status < 400) {
+      const location = printable(response.headers.get('Location') ?? '', 200);
+      return {
+        kind: 'fatal',
+        reason: `${label} answered a redirect (${status} to ${location || '?'}); pass the service's origin as --base-url`,
+      };
+    }
+    return { kind: 'fatal', reason: `${label} answered ${status}${describeProblem(result.error)}` };
+  }
+
+  private remaining(): number {
+    return this.deadline - this.now();
+  }
+
+  private async wait(ms: number): Promise<void> {
+    const bounded = Math.min(ms, this.remaining());
+    if (bounded > 0) await this.sleep(bounded);
+  }
+}
+
+/** Retry-After as delay-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (header === null) return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** A problem document's code, detail, required scope and field errors, on one line. */
+function describeProblem(body: unknown): string {
+  if (!isRecord(body)) {
+    return typeof body === 'string' && body.trim() ? ` (not a problem document: ${printable(body, 120)})` : '';
+  }
+  const parts: string[] = [];
+  if (typeof body.code === 'string') parts.push(printable(body.code, 80));
+  if (typeof body.detail === 'string') parts.push(printable(body.detail));
+  else if (typeof body.title === 'string') parts.push(printable(body.title));
+  let text = parts.length ? `: ${parts.join(': ')}` : '';
+  if (typeof body.required_scope === 'string') text += ` (required scope: ${printable(body.required_scope, 80)})`;
+  if (Array.isArray(body.errors)) {
+    const fields = body.errors
+      .filter(isRecord)
+      .slice(0, 10)
+      .map((entry) => `${printable(String(entry.field), 100)}: ${printable(String(entry.message), 200)}`);
+    if (fields.length) text += ` [${fields.join('; ')}]`;
+  }
+  return text;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return printable(String(error));
+  // fetch reports the socket error (ECONNREFUSED, ENOTFOUND, ...) as the cause of a bare "fetch failed".
+  const cause: unknown = error.cause;
+  const detail = cause instanceof Error ? ` (${(cause as NodeJS.ErrnoException).code ?? cause.message})` : '';
+  return printable(`${error.message}${detail}`);
+}

@@ -1,0 +1,4 @@
+// The CI gate client as a library; the command itself is cli.ts (not exported: it runs and exits on load).
+export { parseGateArgs, USAGE, type ParsedArgs } from './args';
+export { type CheckView, parseCheck } from './check';
+export { EXIT_CODES, type GateIO, type GateOptions, retryAfterMs, runGate } from './gate';

@@ -1,0 +1,59 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, RequireScopes } from '../common/auth/access.decorators';
+import type { Principal } from '../common/auth/principal';
+import { ApiProblemResponses } from '../common/errors/api-problem-responses';
+import { type Page, PageQuery } from '../common/pagination/pagination';
+import { IdParams } from '../common/validation/id-params';
+import { ApiKeysService } from './api-keys.service';
+import { ApiKeyDto, ApiKeyListDto, ApiKeyWithSecretDto, CreateApiKeyDto, RegenerateApiKeyDto } from './dto/api-key.dto';
+
+@ApiTags('users')
+@Controller('users/me')
+export class ApiKeysController {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  @Get('api-keys')
+  @RequireScopes('users:read')
+  @ApiOperation({ operationId: 'listApiKeys', summary: "List the caller's API keys" })
+  @ApiOkResponse({ type: ApiKeyListDto, description: 'A page of keys, newest first.' })
+  @ApiProblemResponses(400)
+  list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<Page<ApiKeyDto>> {
+    return this.apiKeys.list(principal.userId, query);
+  }
+
+  @Post('api-keys')
+  @RequireScopes('users:write')
+  @ApiOperation({ operationId: 'createApiKey', summary: 'Issue a new API key' })
+  @ApiCreatedResponse({ type: ApiKeyWithSecretDto, description: 'The key, with its secret shown this once.' })
+  @ApiProblemResponses(400, 413)
+  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
+    return this.apiKeys.create(principal, body);
+  }
+
+  @Delete('api-keys/:id')
+  @RequireScopes('users:write')
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key' })
+  @ApiOkResponse({ type: ApiKeyDto, description: 'The revoked key.' })
+  @ApiProblemResponses(400, 404)
+  revoke(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<ApiKeyDto> {
+    return this.apiKeys.revoke(principal.userId, id);
+  }
+
+  @Post('api-key')
+  @HttpCode(201)
+  @RequireScopes('users:write')
+  @ApiOperation({ operationId: 'regenerateApiKey', summary: 'Regenerate an API key' })
+  @ApiBody({ type: RegenerateApiKeyDto, required: false })
+  @ApiCreatedResponse({
+    type: ApiKeyWithSecretDto,
+    description: 'The replacement key, with its secret shown this once.',
+  })
+  @ApiProblemResponses(400, 404, 409, 413)
+  regenerate(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: RegenerateApiKeyDto,
+  ): Promise<ApiKeyWithSecretDto> {
+    return this.apiKeys.regenerate(principal, body.key_id);
+  }
+}

@@ -1,0 +1,61 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { AdminModule } from './admin/admin.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuthModule } from './auth/auth.module';
+import { AuthGuard } from './common/auth/auth.guard';
+import { LinkHeaderInterceptor } from './common/pagination/link-header.interceptor';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import type { AppConfig } from './config/app-config';
+import { servesHttp } from './config/roles';
+import { ArtifactsModule } from './artifacts/artifacts.module';
+import { ReleaseChecksModule } from './release-checks/release-checks.module';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './db/database.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { QueuesModule } from './queues/queues.module';
+import { RedisModule } from './redis/redis.module';
+import { UsageModule } from './usage/usage.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  /** The parts a process runs follow its ROLE: api (HTTP), worker (queue processors), scheduler, or all. */
+  static forRoot(config: AppConfig): DynamicModule {
+    const infrastructure = [
+      ConfigModule.forRoot(config),
+      LoggingModule.forRoot(config),
+      DatabaseModule.forRoot(config),
+      RedisModule,
+      QueuesModule.forRoot(config),
+      UsageModule,
+      MetricsModule,
+      ArtifactsModule,
+      ReleaseChecksModule.forRoot(config),
+    ];
+    if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
+    return {
+      module: AppModule,
+      imports: [
+        ...infrastructure,
+        RateLimitModule,
+        HealthModule,
+        OpenApiModule,
+        AuthModule,
+        UsersModule,
+        ApiKeysModule,
+        AdminModule,
+      ],
+      providers: [
+        // Guards run in this order: who is calling, then whether their bucket allows another request.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_INTERCEPTOR, useClass: LinkHeaderInterceptor },
+      ],
+    };
+  }
+}

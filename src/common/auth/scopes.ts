@@ -1,0 +1,22 @@
+/** The scopes an API key can hold (spec §5, plus reports:write from the design). */
+export const SCOPES = [
+  'monitors:read',
+  'monitors:write',
+  'changes:read',
+  'changes:write',
+  'alerts:read',
+  'alerts:write',
+  'reports:read',
+  'reports:write',
+  'webhooks:read',
+  'users:read',
+  'users:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Permissions no API key can hold: they need a signed-in person's session. */
+export const SESSION_PERMISSIONS = ['admin', 'release-checks:review'] as const;
+export type SessionPermission = (typeof SESSION_PERMISSIONS)[number];
+
+export const USER_ROLES = ['admin', 'member'] as const;
+export type UserRole = (typeof USER_ROLES)[number];

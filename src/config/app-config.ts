@@ -1,0 +1,147 @@
+export const ROLES = ['api', 'worker', 'scheduler', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Every setting the service reads from its environment, parsed and validated once at boot. */
+export interface AppConfig {
+  role: Role;
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Namespace of every Redis key (Bull queues, rate-limit buckets, usage counters). */
+  redisPrefix: string;
+  migrateOnStart: boolean;
+  /** Null means: use the secret stored in the database, created on first start. */
+  jwtSecret: string | null;
+  jwtTtlSeconds: number;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  rateLimitPerMinute: number;
+  /** Sign-in attempts answered per client address and minute. */
+  signInRateLimitPerMinute: number;
+  chromiumPath: string;
+  /** Captures one worker process runs at once (each a browser context). */
+  captureConcurrency: number;
+  artifactDir: string;
+  allowPrivateTargets: boolean;
+  regions: string[];
+  workerRegions: string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** A configuration error; its message is one line saying what is wrong and how to fix it. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim();
+  return value ? value : fallback;
+}
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(raw)} must be true or false`);
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const raw = text(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a URL; expected e.g. ${fallback}`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(
+      `${name}=${JSON.stringify(raw)} must start with ${protocols.join(' or ')}//; e.g. ${fallback}`,
+    );
+  }
+  return raw;
+}
+
+function list(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const items = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(item)) {
+      throw new ConfigError(`${name} contains ${JSON.stringify(item)}; use lowercase names like eu,us`);
+    }
+  }
+  return items;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const role = text(env, 'ROLE', 'all') as Role;
+  if (!ROLES.includes(role)) {
+    throw new ConfigError(`ROLE=${JSON.stringify(role)} must be one of ${ROLES.join(', ')}`);
+  }
+  const regions = list(env, 'REGIONS', ['local']);
+  const workerRegions = list(env, 'WORKER_REGIONS', regions);
+  const unknown = workerRegions.filter((region) => !regions.includes(region));
+  if (unknown.length) {
+    throw new ConfigError(`WORKER_REGIONS names ${unknown.join(', ')}, which REGIONS (${regions.join(',')}) lacks`);
+  }
+  const jwtSecret = optional(env, 'JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 characters (or unset, to use one stored in the database)');
+  }
+  const adminEmail = optional(env, 'ADMIN_EMAIL');
+  const adminPassword = optional(env, 'ADMIN_PASSWORD');
+  if ((adminEmail === null) !== (adminPassword === null)) {
+    throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (adminPassword !== null && adminPassword.length < 12) {
+    throw new ConfigError('ADMIN_PASSWORD must be at least 12 characters');
+  }
+  const logLevel = text(env, 'LOG_LEVEL', 'info') as AppConfig['logLevel'];
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(
+      `LOG_LEVEL=${JSON.stringify(logLevel)} must be one of fatal, error, warn, info, debug, trace, silent`,
+    );
+  }
+  return {
+    role,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/vigil', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisPrefix: text(env, 'REDIS_PREFIX', 'vigil'),
+    migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
+    jwtSecret,
+    jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 3600, 60, 30 * 24 * 3600),
+    adminEmail: adminEmail?.toLowerCase() ?? null,
+    adminPassword,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
+    signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
+    chromiumPath: text(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+    captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
+    artifactDir: text(env, 'ARTIFACT_DIR', './data/artifacts'),
+    allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
+    regions,
+    workerRegions,
+    logLevel,
+  };
+}

@@ -1,0 +1,9 @@
+import { ApiKey } from '../api-keys/api-key.entity';
+import { ReleaseCheckArtifact } from '../release-checks/entities/release-check-artifact.entity';
+import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
+import { ReleaseCheckReview } from '../release-checks/entities/release-check-review.entity';
+import { User } from '../users/user.entity';
+import { Setting } from './setting.entity';
+
+/** Every entity, listed explicitly: no file-system discovery, so the same list works in tests, builds and the CLI. */
+export const ENTITIES = [User, ApiKey, Setting, ReleaseCheck, ReleaseCheckArtifact, ReleaseCheckReview];

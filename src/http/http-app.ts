@@ -1,0 +1,54 @@
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import express from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from '../app.module';
+import { ProblemDetailsFilter, problemErrorMiddleware } from '../common/errors/problem-details.filter';
+import { createValidationPipe } from '../common/validation/validation.pipe';
+import type { AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
+import { loadContract } from '../openapi/contract';
+import { requestIdMiddleware } from './request-id.middleware';
+import { versionAliasMiddleware } from './version-alias.middleware';
+import { serveWebInterface } from './web-interface';
+
+export const BODY_LIMIT = '1mb';
+
+/** Everything about the HTTP surface that is not a route: prefix, parsing, validation, errors, docs. */
+export function configureHttpApp(app: NestExpressApplication): void {
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(app.get(MetricsService).middleware);
+  app.use(versionAliasMiddleware);
+  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use(problemErrorMiddleware);
+  serveWebInterface(app);
+  app.setGlobalPrefix('api/v1', {
+    exclude: [
+      { path: 'health', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
+    ],
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  // The docs show openapi.yaml as written: the contract, not what the code happens to generate.
+  SwaggerModule.setup('docs', app, loadContract().document as unknown as OpenAPIObject, {
+    customSiteTitle: 'Vigil API',
+    raw: false,
+  });
+  app.enableShutdownHooks();
+}
+
+export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  configureHttpApp(app);
+  await app.init();
+  return app;
+}

@@ -1,0 +1,60 @@
+import type { JobOptions } from 'bull';
+
+/**
+ * Every queue, job and payload in one place. Job ids are deterministic, so enqueueing work Bull still holds adds
+ * nothing, and every job is safe to run twice: its results are keyed by what it works on.
+ */
+export const QUEUES = {
+  /** Browser captures; a queue of their own so their concurrency is theirs alone (Bull adds up named handlers'). */
+  releaseCaptures: 'release-check-captures',
+  /** Screenshot and evidence comparisons: CPU-bound, one at a time per worker. */
+  releaseComparisons: 'release-check-comparisons',
+} as const;
+
+export const JOBS = {
+  /** Capture one side of one artifact (page pair × viewport × revision). */
+  captureSide: 'capture-side',
+  /** Compare the two captured sides of one artifact. */
+  compareArtifact: 'compare-artifact',
+} as const;
+
+export interface CaptureSideJob {
+  checkId: string;
+  revision: number;
+  artifactId: string;
+  side: 'production' | 'preview';
+}
+
+export interface CompareArtifactJob {
+  checkId: string;
+  revision: number;
+  artifactId: string;
+}
+
+/** Retries with exponential backoff; finished jobs are kept briefly for inspection, then dropped. */
+export const DEFAULT_JOB_OPTIONS: JobOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: 1000,
+  removeOnFail: 5000,
+};
+
+export const captureJobId = (job: CaptureSideJob): string => `capture:${job.artifactId}:${job.side}`;
+export const compareJobId = (job: CompareArtifactJob): string => `compare:${job.artifactId}`;
+
+export const captureJobOptions = (job: CaptureSideJob): JobOptions => ({
+  ...DEFAULT_JOB_OPTIONS,
+  jobId: captureJobId(job),
+});
+export const compareJobOptions = (job: CompareArtifactJob): JobOptions => ({
+  ...DEFAULT_JOB_OPTIONS,
+  jobId: compareJobId(job),
+});
+
+/** Bull's reason for failing a job whose worker died more often than it allows; no attempt is left after it. */
+const STALLED_FAILURE = /stalled more than allowable limit/;
+
+/** Whether a failed job is done for good: its attempts are spent, or Bull gave up on it after stalls. */
+export function failedForGood(job: { attemptsMade: number; opts: JobOptions; failedReason?: string }): boolean {
+  return job.attemptsMade >= (job.opts.attempts ?? 1) || STALLED_FAILURE.test(job.failedReason ?? '');
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { ArrayType, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import type { Viewport } from '../../../libs/capture';
+import { User } from '../../users/user.entity';
+
+export const GATES = ['pending', 'passed', 'failed'] as const;
+export type Gate = (typeof GATES)[number];
+export const COLLECTION_STATUSES = ['queued', 'running', 'completed', 'incomplete'] as const;
+export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+
+export interface PagePair {
+  production_path: string;
+  preview_path: string;
+  required_selector: string | null;
+}
+
+export interface ReleaseCheckSummary {
+  pairs: number;
+  captured: number;
+  missing: number;
+  with_differences: number;
+  new_findings: number;
+}
+
+export const EMPTY_SUMMARY: ReleaseCheckSummary = {
+  pairs: 0,
+  captured: 0,
+  missing: 0,
+  with_differences: 0,
+  new_findings: 0,
+};
+
+@Entity({ tableName: 'release_checks' })
+@Unique({ properties: ['user', 'requestKey'] })
+@Index({ properties: ['user', 'createdAt'] })
+export class ReleaseCheck {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user: User;
+
+  @Property({ type: 'text' })
+  name: string;
+
+  /** The caller's idempotency key, unique per user. */
+  @Property({ type: 'text' })
+  requestKey: string;
+
+  /** SHA-256 of the normalized request: a retry with the same key must carry the same request. */
+  @Property({ type: 'text' })
+  requestHash: string;
+
+  @Property({ type: 'text' })
+  productionUrl: string;
+
+  @Property({ type: 'text' })
+  previewUrl: string;
+
+  @Property({ type: 'json' })
+  pages: PagePair[];
+
+  @Property({ type: ArrayType, columnType: 'text[]' })
+  viewports: Viewport[];
+
+  @Property({ type: 'json' })
+  maskSelectors: string[];
+
+  @Property({ type: 'double' })
+  mismatchThreshold: number;
+
+  @Property({ type: 'integer' })
+  revision: number & Opt = 1;
+
+  @Property({ type: 'text' })
+  collectionStatus: CollectionStatus & Opt = 'queued';
+
+  @Property({ type: 'text' })
+  gate: Gate & Opt = 'pending';
+
+  @Property({ type: 'json' })
+  summary: ReleaseCheckSummary & Opt = { ...EMPTY_SUMMARY };
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  completedAt: Date | null = null;
+}

@@ -1,0 +1,80 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { USER_ROLES, type UserRole } from '../../common/auth/scopes';
+import { PageOf } from '../../common/pagination/pagination';
+import { EmailField, EnumField, TextField } from '../../common/validation/fields';
+import type { User } from '../user.entity';
+
+export class UserDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'email' })
+  email: string;
+
+  @ApiProperty({ enum: USER_ROLES, enumName: 'Role' })
+  role: UserRole;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  created_at: string;
+
+  static from(user: User): UserDto {
+    return { id: user.id, email: user.email, role: user.role, created_at: user.createdAt.toISOString() };
+  }
+}
+
+export const UserListDto = PageOf(UserDto, 'UserList');
+
+export class CreateUserDto {
+  @EmailField()
+  email: string;
+
+  @TextField({ minLength: 12, maxLength: 1024 })
+  password: string;
+
+  @EnumField(USER_ROLES, 'Role')
+  role: UserRole;
+}
+
+export class PlanLimitsDto {
+  @ApiProperty({ type: 'integer' })
+  monitors: number;
+
+  @ApiProperty({ type: 'integer' })
+  checks_per_month: number;
+
+  @ApiProperty({ type: 'integer' })
+  release_checks_per_month: number;
+
+  @ApiProperty({ type: 'integer', description: 'Default ceiling of each API key.' })
+  requests_per_minute: number;
+}
+
+export class PlanDto {
+  @ApiProperty({ type: 'string' })
+  name: string;
+
+  @ApiProperty({ type: () => PlanLimitsDto })
+  limits: PlanLimitsDto;
+}
+
+export class UsageDto {
+  @ApiProperty({ type: 'integer' })
+  monitors: number;
+
+  @ApiProperty({ type: 'integer' })
+  checks_this_month: number;
+
+  @ApiProperty({ type: 'integer' })
+  release_checks_this_month: number;
+
+  @ApiProperty({ type: 'integer', description: "Requests made today (UTC) with any of the user's keys or sessions." })
+  api_requests_today: number;
+}
+
+export class CurrentUserDto extends UserDto {
+  @ApiProperty({ type: () => PlanDto })
+  plan: PlanDto;
+
+  @ApiProperty({ type: () => UsageDto })
+  usage: UsageDto;
+}

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+
+/** Names shared by global setup and teardown through the environment the test workers inherit. */
+export const TEST_ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
+
+export function newRunEnvironment(): Record<string, string> {
+  const run = `vigil_test_${randomBytes(5).toString('hex')}`;
+  const database = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  database.pathname = `/${run}`;
+  return {
+    DATABASE_URL: database.toString(),
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: run,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    ALLOW_PRIVATE_TARGETS: 'true',
+    MIGRATE_ON_START: 'false',
+    // Every test signs in from 127.0.0.1; the sign-in limit has a test of its own.
+    SIGN_IN_RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  };
+}

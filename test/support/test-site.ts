@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SitePage {
+  status?: number;
+  html: string;
+  /** Redirect target (sets Location and a 302). */
+  location?: string;
+}
+
+/** A small website on 127.0.0.1 whose pages the test sets, e.g. `/prod/about` and `/preview/about`. */
+export class TestSite {
+  readonly pages = new Map<string, SitePage>();
+  private server?: Server;
+  origin = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => {
+      const page = this.pages.get((request.url ?? '/').split('?')[0]);
+      if (!page) {
+        response
+          .writeHead(404, { 'Content-Type': 'text/html' })
+          .end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+        return;
+      }
+      if (page.location) {
+        response.writeHead(page.status ?? 302, { Location: page.location }).end();
+        return;
+      }
+      response.writeHead(page.status ?? 200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page.html);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  set(path: string, page: SitePage | string): void {
+    this.pages.set(path, typeof page === 'string' ? { html: page } : page);
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+/** An accessible, stable page: the baseline most tests start from. */
+export function page(options: { title?: string; body?: string; robots?: string; canonical?: string } = {}): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${options.title ?? 'Pricing'}</title>
+${options.robots ? `<meta name="robots" content="${options.robots}">` : ''}
+${options.canonical ? `<link rel="canonical" href="${options.canonical}">` : ''}
+<style>body { font-family: sans-serif; margin: 2rem; } main { max-width: 40rem; }</style>
+</head>
+<body>
+<main id="content">
+${options.body ?? '<h1>Pricing</h1>\n<p>Team plan: 49 per month.</p>\n<p>Business plan: 199 per month.</p>'}
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,498 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import * as axeCore from 'axe-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
+import { ApiClient } from '../support/api-client';
+import { waitForCollection } from '../support/release-checks';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { page as sitePage, TestSite } from '../support/test-site';
+
+/*
+ * The web interface in a real Chromium against the real service (API, workers, PostgreSQL, Redis): sign-in, the
+ * release-check list and page, review, API keys and the admin area, each page scanned with axe-core.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const WEB = join(ROOT, 'web');
+// The README's screenshots are refreshed with SAVE_SCREENS=1; ordinary runs leave the committed ones alone.
+const SCREENS = process.env.SAVE_SCREENS === '1' ? join(ROOT, 'docs', 'screens') : join(ROOT, '.tmp', 'screens');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa'];
+
+/** Builds web/dist when it is missing or older than any source of the web interface. */
+function ensureWebBuild(): void {
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+      const path = join(dir, entry.name);
+      return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+    }, 0);
+  const index = join(WEB, 'dist', 'index.html');
+  const sources = Math.max(
+    newest(join(WEB, 'src')),
+    newest(join(WEB, 'public')),
+    statSync(join(WEB, 'index.html')).mtimeMs,
+    statSync(join(WEB, 'vite.config.mts')).mtimeMs,
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(WEB, 'vite.config.mts')],
+    { cwd: ROOT, stdio: 'pipe', timeout: 60_000 },
+  );
+}
+
+/** A site whose every page answers after a delay, so a check stays in collection long enough to watch it. */
+async function startSlowSite(delayMs: number): Promise<{ origin: string; stop: () => Promise<void> }> {
+  const server: Server = createServer((_request, response) => {
+    setTimeout(() => {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(sitePage({ title: 'Slow' }));
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  const loaded = await page.evaluate(() => typeof (window as any).axe !== 'undefined');
+  if (!loaded) await page.addScriptTag({ content: axeCore.source });
+  const violations: { id: string; help: string; nodes: string[] }[] = await page.evaluate(async (tags) => {
+    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((violation: any) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.map((node: any) => `${node.target.join(' ')}: ${node.failureSummary}`),
+    }));
+  }, AXE_TAGS);
+  expect({ page: label, violations }).toEqual({ page: label, violations: [] });
+}
+
+/** An element's text as read aloud (visually hidden parts included), whitespace collapsed. */
+async function text(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: join(SCREENS, name), fullPage });
+}
+
+describe('web interface (real Chromium against the real service)', () => {
+  let service: TestApp;
+  let site: TestSite;
+  let slow: Awaited<ReturnType<typeof startSlowSite>>;
+  let person: Account;
+  let ci: IssuedKey;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const checks: Record<'diff' | 'gone', any> = { diff: null, gone: null };
+  let requestCounter = 0;
+
+  const url = (path: string) => `${service.baseUrl}${path}`;
+
+  function request(name: string, production: string, preview: string, viewports = ['desktop']) {
+    return {
+      name,
+      production_url: production,
+      preview_url: preview,
+      request_key: `web-${Date.now()}-${(requestCounter += 1)}`,
+      pages: [{ production_path: '/pricing', preview_path: '/pricing', required_selector: 'main' }],
+      viewports,
+    };
+  }
+
+  async function submit(body: Record<string, unknown>): Promise<any> {
+    const created = await ci.client.post('/release-checks', body);
+    expect(created.status).toBe(201);
+    return created.body;
+  }
+
+  async function signInThroughForm(target: Page, email: string, password: string): Promise<void> {
+    await target.getByLabel('Email').fill(email);
+    await target.getByLabel('Password').fill(password);
+    await target.getByRole('button', { name: 'Sign in' }).click();
+    await target.getByRole('button', { name: 'Sign out' }).waitFor();
+  }
+
+  async function signOut(target: Page): Promise<void> {
+    await target.getByRole('button', { name: 'Sign out' }).click();
+    await target.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+  }
+
+  /** Waits until every screenshot on the page has been fetched with the token and decoded. */
+  async function imagesLoaded(target: Page, count: number): Promise<void> {
+    await target.waitForFunction(
+      (expected) => {
+        const images = [...document.querySelectorAll('img[data-loaded]')] as HTMLImageElement[];
+        return images.length >= expected && images.every((image) => image.complete && image.naturalWidth > 0);
+      },
+      count,
+      { timeout: 15_000 },
+    );
+  }
+
+  beforeAll(async () => {
+    mkdirSync(SCREENS, { recursive: true });
+    ensureWebBuild();
+    [site, slow, service] = await Promise.all([new TestSite().start(), startSlowSite(2_000), startTestApp()]);
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const api = new ApiClient(service.baseUrl);
+    person = await createAccount(api);
+    ci = await issueKey(person, ['monitors:read', 'monitors:write']);
+    const admin = await signInAsAdmin(api);
+    await admin.put(`/admin/api-keys/${ci.id}/rate-limit`, { requests_per_minute: 100_000 });
+
+    // A check with differences in text, robots, canonical, screenshot and a new axe finding.
+    site.set('/diff/prod/pricing', sitePage({ robots: 'index, follow', canonical: 'https://www.example.com/pricing' }));
+    site.set(
+      '/diff/preview/pricing',
+      sitePage({
+        robots: 'noindex',
+        canonical: 'https://preview.example.com/pricing',
+        body: '<h1>Pricing</h1>\n<p>Team plan: 59 per month.</p>\n<p>Business plan: 199 per month.</p>\n<img src="/nowhere.png" width="80" height="40">',
+      }),
+    );
+    // A check whose preview answers 404: missing evidence.
+    site.set('/gone/prod/pricing', sitePage());
+    const [diff, gone] = await Promise.all([
+      submit(request('Pricing redesign', `${site.origin}/diff/prod`, `${site.origin}/diff/preview`)),
+      submit(request('Spring campaign', `${site.origin}/gone/prod`, `${site.origin}/gone/preview`)),
+    ]);
+    [checks.diff, checks.gone] = await Promise.all([
+      waitForCollection(ci.client, diff.id),
+      waitForCollection(ci.client, gone.id),
+    ]);
+    expect(checks.diff).toMatchObject({ collection_status: 'completed', gate: 'pending' });
+    expect(checks.gone).toMatchObject({ collection_status: 'incomplete', gate: 'failed' });
+
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+    await site?.stop();
+    await slow?.stop();
+  });
+
+  it('sends a visitor to sign-in, shows a refused sign-in as a problem, then signs in', async () => {
+    await page.goto(url('/'));
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await expectNoAxeViolations(page, 'sign-in');
+    await screenshot(page, 'sign-in.png');
+
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await text(alert)).toMatch(/email or password is not right.*HTTP 401/is);
+    await expectNoAxeViolations(page, 'sign-in with an error');
+
+    await signInThroughForm(page, person.email, person.password);
+    await page.waitForURL(/\/release-checks$/);
+    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('vigil.session') ?? 'null'));
+    expect(stored.token).toEqual(expect.any(String));
+    expect(stored.expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  it('lists release checks newest first with their gates, and filters by gate', async () => {
+    await page.getByRole('heading', { name: 'Release checks', level: 1 }).waitFor();
+    const titles = page.locator('.check-row-title');
+    await titles.first().waitFor();
+    expect(await titles.allInnerTexts()).toEqual(expect.arrayContaining(['Pricing redesign', 'Spring campaign']));
+    const diffRow = page.locator('.check-row', { hasText: 'Pricing redesign' });
+    expect(await text(diffRow)).toMatch(/Gate: Pending/);
+    const goneRow = page.locator('.check-row', { hasText: 'Spring campaign' });
+    expect(await text(goneRow)).toMatch(/Gate: Failed[\s\S]*Collection: Incomplete/);
+    await expectNoAxeViolations(page, 'release checks');
+    await screenshot(page, 'release-checks.png');
+
+    await page.getByLabel('Gate').selectOption('failed');
+    await page.waitForURL(/\?gate=failed$/);
+    await page.waitForFunction(() => !document.body.innerText.includes('Pricing redesign'));
+    expect(await page.locator('.check-row-title').allInnerTexts()).toEqual(['Spring campaign']);
+    await page.getByLabel('Gate').selectOption('');
+    await page.locator('.check-row', { hasText: 'Pricing redesign' }).waitFor();
+  });
+
+  it('shows a completed check with differences: both screenshots, the overlay, text diff, robots, findings', async () => {
+    await page.getByRole('link', { name: 'Pricing redesign' }).click();
+    await page.waitForURL(new RegExp(`/release-checks/${checks.diff.id}$`));
+    expect(checks.diff.review_url).toBe(`/release-checks/${checks.diff.id}`);
+    await page.getByRole('heading', { name: 'Pricing redesign', level: 1 }).waitFor();
+    await imagesLoaded(page, 2);
+    expect(await page.getByRole('img', { name: 'Production screenshot, /pricing, desktop' }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: 'Preview screenshot, /pricing, desktop' }).count()).toBe(1);
+    // The images are fetched with the Bearer token and shown through object URLs.
+    expect(await page.getByRole('img', { name: 'Preview screenshot, /pricing, desktop' }).getAttribute('src')).toMatch(
+      /^blob:/,
+    );
+
+    const removed = page.locator('.text-diff del');
+    const added = page.locator('.text-diff ins');
+    expect(await removed.allInnerTexts()).toEqual([expect.stringContaining('Team plan: 49 per month.')]);
+    expect(await added.allInnerTexts()).toEqual([expect.stringContaining('Team plan: 59 per month.')]);
+    const robots = page.getByRole('row', { name: /Robots meta/ });
+    expect(await text(robots)).toMatch(/index, follow[\s\S]*noindex/);
+    const canonical = page.getByRole('row', { name: /Canonical link/ });
+    expect(await text(canonical)).toMatch(/www\.example\.com\/pricing[\s\S]*preview\.example\.com\/pricing/);
+    expect(await text(page.locator('.inline-facts'))).toMatch(/Production\s*Found[\s\S]*Preview\s*Found/);
+    const finding = page.locator('.findings-new .finding', { hasText: 'image-alt' });
+    expect(await text(finding)).toMatch(/critical|serious|moderate|minor/);
+    expect(await finding.getByRole('link').getAttribute('href')).toMatch(/^https:\/\/dequeuniversity\.com\//);
+    const stats = await text(page.locator('.stats'));
+    expect(stats).toMatch(/With differences\s*1/);
+    expect(stats).toMatch(/Missing evidence\s*0/);
+
+    const toggle = page.getByRole('button', { name: /Show difference overlay/ });
+    await toggle.click();
+    await page.getByRole('img', { name: 'Difference overlay, /pricing, desktop' }).waitFor();
+    await imagesLoaded(page, 3);
+    expect(await page.getByRole('button', { name: /Hide difference overlay/ }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await expectNoAxeViolations(page, 'release check with differences');
+    await screenshot(page, 'release-check.png');
+    await page.getByRole('button', { name: /Hide difference overlay/ }).click();
+  });
+
+  it('approves with a required note and the scope shown; the gate turns passed', async () => {
+    const panel = page.locator('.review-panel');
+    expect(await text(panel)).toMatch(/applies to revision 1, for 1 page × 1 viewport \(desktop\)/);
+    await page.getByRole('button', { name: 'Approve revision 1' }).click();
+    expect(await text(page.locator('#review-note-error'))).toMatch(/Write a note/);
+    expect(await page.getByLabel(/Review note/).getAttribute('aria-invalid')).toBe('true');
+
+    await page
+      .getByLabel(/Review note/)
+      .fill('Price change from 49 to 59 is intended; noindex is the preview default.');
+    await page.getByRole('button', { name: 'Approve revision 1' }).click();
+    await page.getByText('Approved revision 1. The gate is now passed.').waitFor();
+    expect(await text(page.locator('.check-badges'))).toMatch(/Gate: Passed/);
+    const history = page.locator('.history');
+    expect(await text(history)).toMatch(new RegExp(`Approved revision 1\\s+by ${person.email.replace('.', '\\.')}`));
+    expect(await text(history)).toContain('Price change from 49 to 59 is intended');
+    expect((await ci.client.get(`/release-checks/${checks.diff.id}`)).body.gate).toBe('passed');
+    await expectNoAxeViolations(page, 'release check after approval');
+    await screenshot(page, 'review.png');
+  });
+
+  it('an incomplete check shows missing evidence as missing and offers no approval, with the reason', async () => {
+    await page.goto(url(`/release-checks/${checks.gone.id}`));
+    await page.getByRole('heading', { name: 'Spring campaign', level: 1 }).waitFor();
+    await imagesLoaded(page, 1);
+    const missing = page.getByRole('note', { name: 'Preview evidence missing' });
+    expect(await text(missing)).toMatch(/Missing evidence[\s\S]*HTTP error[\s\S]*404/);
+    expect(await page.getByRole('img', { name: /^Preview screenshot/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Approve/ }).count()).toBe(0);
+    expect(await text(page.locator('.review-panel'))).toMatch(
+      /This check cannot be approved[\s\S]*Evidence is missing for 1 of 1/,
+    );
+    expect(await text(page.locator('.check-badges'))).toMatch(/Gate: Failed[\s\S]*Cannot be approved/);
+    await expectNoAxeViolations(page, 'incomplete release check');
+  });
+
+  it('explains a decision on a revision that was collected again meanwhile, and loads the new evidence', async () => {
+    // The page shows revision 1 while someone collects the evidence again.
+    expect((await ci.client.post(`/release-checks/${checks.gone.id}/rerun`)).status).toBe(202);
+    await waitForCollection(ci.client, checks.gone.id);
+    await page.getByLabel(/Review note/).fill('The preview is not deployed yet.');
+    await page.getByRole('button', { name: 'Reject revision 1' }).click();
+    const stale = page.getByRole('alert').filter({ hasText: 'The check changed while you were reviewing' });
+    await stale.waitFor();
+    expect(await text(stale)).toMatch(/revision 1[\s\S]*revision 2 is now current/);
+    await page.getByRole('button', { name: 'Reject revision 2' }).waitFor();
+    expect(await text(page.locator('.meta-grid'))).toMatch(/Revision\s*2/);
+    expect((await ci.client.get(`/release-checks/${checks.gone.id}`)).body.review.history).toEqual([]);
+  });
+
+  it('polls a check while its evidence is collected, then records a rejection with its note', async () => {
+    const created = await submit(request('Checkout copy', `${slow.origin}/prod`, `${slow.origin}/preview`));
+    await page.goto(url(`/release-checks/${created.id}`));
+    await page.getByRole('heading', { name: 'Checkout copy', level: 1 }).waitFor();
+    expect(await text(page.locator('.check-badges'))).toMatch(/Collection: (Queued|Collecting)/);
+    expect(await text(page.locator('.review-panel'))).toMatch(/Review opens when collection finishes/);
+    // No reload: the page polls every 2 s until collection ends.
+    await page.locator('.check-badges', { hasText: 'Collection: Complete' }).waitFor({ timeout: 45_000 });
+    await imagesLoaded(page, 2);
+
+    await page.getByLabel(/Review note/).fill('Copy is not final.');
+    await page.getByRole('button', { name: 'Reject revision 1' }).click();
+    await page.getByText('Rejected revision 1. The gate is now failed.').waitFor();
+    expect(await text(page.locator('.check-badges'))).toMatch(/Gate: Failed[\s\S]*Review: Rejected/);
+    expect(await text(page.locator('.history'))).toMatch(/Rejected revision 1[\s\S]*Copy is not final\./);
+    expect(await page.getByRole('button', { name: /Approve|Reject/ }).count()).toBe(0);
+    const check = (await ci.client.get(`/release-checks/${created.id}`)).body;
+    expect(check).toMatchObject({ revision: 1, gate: 'failed', review: { status: 'rejected' } });
+  }, 60_000);
+
+  it('renders the check page (and the other screens) 390 px wide without horizontal scrolling', async () => {
+    const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      const phone = await mobile.newPage();
+      await phone.goto(url(`/release-checks/${checks.diff.id}`));
+      await phone.waitForURL(/\/sign-in\?next=/);
+      await signInThroughForm(phone, person.email, person.password);
+      await phone.waitForURL(new RegExp(`/release-checks/${checks.diff.id}$`));
+      await phone.getByRole('heading', { name: 'Pricing redesign', level: 1 }).waitFor();
+      await imagesLoaded(phone, 2);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectNoAxeViolations(phone, 'release check at 390 px');
+      await screenshot(phone, 'mobile-release-check.png');
+      const screens = [
+        { link: 'Release checks', path: '/release-checks', content: '.check-row' },
+        { link: 'API keys', path: '/settings/api-keys', content: 'table' },
+      ];
+      for (const { link, path, content } of screens) {
+        await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+        await phone.waitForURL(new RegExp(`${path}$`));
+        await phone.locator(content).first().waitFor();
+        const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+        expect({ path, width }).toEqual({ path, width: 390 });
+      }
+    } finally {
+      await mobile.close();
+    }
+  });
+
+  it('creates an API key whose secret is shown once, then revokes it and the API refuses it', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.waitForURL(/\/settings\/api-keys$/);
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.getByRole('table').waitFor();
+    await expectNoAxeViolations(page, 'API keys');
+
+    // Every scope is offered with its meaning.
+    expect(await page.getByRole('checkbox').count()).toBe(11);
+    expect(await page.getByRole('checkbox', { name: 'reports:write' }).count()).toBe(1);
+    expect(
+      await page.getByRole('checkbox', { name: 'monitors:read' }).evaluate((box) => {
+        const id = box.getAttribute('aria-describedby');
+        return id ? document.getElementById(id)?.textContent : null;
+      }),
+    ).toMatch(/List, fetch and inspect monitors/);
+
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await text(page.locator('#key-name-error'))).toMatch(/Give the key a name/);
+    expect(await text(page.locator('#scopes-error'))).toMatch(/at least one scope/);
+
+    await page.getByLabel('Name').fill('Deploy bot');
+    await page.getByRole('checkbox', { name: 'users:read' }).check();
+    await page.getByRole('checkbox', { name: 'monitors:read' }).check();
+    await page.getByLabel(/Expires/).fill('2099-01-31T12:00');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secretField = page.getByLabel('Secret', { exact: true });
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^vgl_[A-Za-z0-9]{40,}$/);
+    expect(await text(page.locator('.secret-card'))).toMatch(/shown only this once/);
+    await page.getByRole('button', { name: 'Copy secret' }).waitFor();
+    await page.locator('tr', { hasText: 'Deploy bot' }).waitFor();
+    await expectNoAxeViolations(page, 'API keys with a new secret');
+    await screenshot(page, 'api-keys.png');
+
+    const withKey = new ApiClient(service.baseUrl).withApiKey(secret);
+    const me = await withKey.get('/users/me');
+    expect(me.status).toBe(200);
+    const keys = (await person.session.get('/users/me/api-keys')).body.data;
+    const created = keys.find((key: any) => key.name === 'Deploy bot');
+    expect(created).toMatchObject({ scopes: ['monitors:read', 'users:read'], revoked_at: null });
+    expect(created.expires_at).toMatch(/^2099-01-3[01]T/);
+
+    await page.reload();
+    const row = page.locator('tr', { hasText: 'Deploy bot' });
+    await row.waitFor();
+    expect(await page.getByLabel('Secret', { exact: true }).count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    expect(await text(row)).toContain(`${secret.slice(0, 12)}…`);
+
+    await row.getByRole('button', { name: 'Revoke Deploy bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke “Deploy bot”?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Revoked “Deploy bot”.').waitFor();
+    expect(await text(row)).toMatch(/Revoked/);
+    expect((await withKey.get('/users/me')).status).toBe(401);
+  });
+
+  it('a member sees no admin area: no link, and the page says not permitted', async () => {
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    await page.goto(url('/admin'));
+    await page.getByRole('heading', { name: 'Not permitted', level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Users' }).count()).toBe(0);
+    await expectNoAxeViolations(page, 'not permitted');
+  });
+
+  it('an ended session goes back to sign-in, and signing out clears it', async () => {
+    await page.evaluate(() => {
+      const session = JSON.parse(sessionStorage.getItem('vigil.session')!);
+      sessionStorage.setItem('vigil.session', JSON.stringify({ ...session, token: 'not-a-valid-token' }));
+    });
+    await page.getByRole('link', { name: 'Release checks', exact: true }).click();
+    await page.waitForURL(/\/sign-in\?next=%2Frelease-checks$/);
+    await page.getByText('Your session has ended').waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('vigil.session'))).toBeNull();
+
+    await signInThroughForm(page, person.email, person.password);
+    await page.waitForURL(/\/release-checks$/);
+    await signOut(page);
+    expect(await page.evaluate(() => sessionStorage.getItem('vigil.session'))).toBeNull();
+    await page.goto(url('/settings/api-keys'));
+    await page.waitForURL(/\/sign-in\?next=%2Fsettings%2Fapi-keys$/);
+  });
+
+  it('an administrator adds a person and raises a key’s rate-limit ceiling', async () => {
+    const limited = await issueKey(person, ['monitors:read']);
+    await signInThroughForm(page, process.env.ADMIN_EMAIL!, process.env.ADMIN_PASSWORD!);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole('heading', { name: 'Admin', level: 1 }).waitFor();
+    const keyRow = page.locator(`tr[data-key-id="${limited.id}"]`);
+    await keyRow.waitFor();
+    expect(await text(keyRow)).toContain(person.email);
+    await expectNoAxeViolations(page, 'admin');
+
+    const email = `reviewer-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Initial password').fill('short');
+    await page.getByRole('button', { name: 'Add person' }).click();
+    // The browser's own check stops a too-short password; the API's problem shows for what it refuses.
+    expect(await page.getByLabel('Initial password').evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(
+      false,
+    );
+    await page.getByLabel('Initial password').fill('a-long-enough-password');
+    await page.getByLabel('Role').selectOption('member');
+    await page.getByRole('button', { name: 'Add person' }).click();
+    await page.getByText(`Added ${email} as member.`).waitFor();
+    await page.getByRole('row', { name: new RegExp(email.replace('.', '\\.')) }).waitFor();
+
+    const limit = keyRow.getByRole('spinbutton');
+    expect(await limit.inputValue()).toBe('120');
+    await limit.fill('2500');
+    await keyRow.getByRole('button', { name: /^Save/ }).click();
+    await keyRow.getByText('Saved: 2500 requests a minute.').waitFor();
+    const listed = (await limited.client.get('/release-checks')).headers;
+    expect(listed.get('ratelimit-limit')).toBe('2500');
+    await screenshot(page, 'admin.png');
+  });
+});

@@ -1,0 +1,396 @@
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { formatPercent } from '../format';
+import type { Artifact, CaptureSide, Finding, ReleaseCheck } from '../types';
+import { AuthImage } from './AuthImage';
+import { Badge } from './Badge';
+import { TableWrap } from './TableWrap';
+
+const MISSING_REASON: Record<string, string> = {
+  http_error: 'HTTP error',
+  navigation_failed: 'Navigation failed',
+  timeout: 'Timed out',
+  required_selector_missing: 'Required selector missing',
+  target_not_public: 'Target not public',
+  capture_failed: 'Capture failed',
+};
+
+const SIDE_LABEL = { production: 'Production', preview: 'Preview' } as const;
+type SideName = keyof typeof SIDE_LABEL;
+
+export function pairLabel(artifact: Pick<Artifact, 'production_path' | 'preview_path'>): string {
+  return artifact.production_path === artifact.preview_path
+    ? artifact.production_path
+    : `${artifact.production_path} → ${artifact.preview_path}`;
+}
+
+function ArtifactState({ artifact }: { artifact: Artifact }) {
+  if (artifact.state === 'missing') return <Badge tone="danger">Missing evidence</Badge>;
+  if (artifact.state === 'collecting') return <Badge tone="info">Collecting</Badge>;
+  return artifact.comparison?.has_differences ? (
+    <Badge tone="warning">Differences</Badge>
+  ) : (
+    <Badge tone="success">No differences</Badge>
+  );
+}
+
+export function ArtifactView({ artifact, check }: { artifact: Artifact; check: ReleaseCheck }) {
+  const label = pairLabel(artifact);
+  const headingId = `artifact-${artifact.id}`;
+  const comparison = artifact.comparison;
+  return (
+    <article className="artifact card" aria-labelledby={headingId}>
+      <header className="artifact-header">
+        <h3 id={headingId}>
+          <span className="artifact-path">{label}</span>{' '}
+          <span className="artifact-viewport">· {artifact.viewport}</span>
+        </h3>
+        <ArtifactState artifact={artifact} />
+      </header>
+
+      <Screenshots artifact={artifact} />
+
+      <div className="artifact-details">
+        <section className="detail">
+          <h4>Text</h4>
+          <TextDiff artifact={artifact} />
+        </section>
+
+        <section className="detail">
+          <h4>Robots and canonical</h4>
+          <TableWrap label={`Robots and canonical, ${label}, ${artifact.viewport}`}>
+            <table className="table table-compact">
+              <caption className="visually-hidden">
+                Robots meta and canonical link, {label}, {artifact.viewport}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Production (before)</th>
+                  <th scope="col">Preview (after)</th>
+                </tr>
+              </thead>
+              <tbody>
+                <ValueRow
+                  name="Robots meta"
+                  production={comparison?.robots.production ?? artifact.production.robots}
+                  preview={comparison?.robots.preview ?? artifact.preview.robots}
+                  changed={comparison?.robots.changed}
+                  artifact={artifact}
+                />
+                <ValueRow
+                  name="Canonical link"
+                  production={comparison?.canonical.production ?? artifact.production.canonical}
+                  preview={comparison?.canonical.preview ?? artifact.preview.canonical}
+                  changed={comparison?.canonical.changed}
+                  artifact={artifact}
+                />
+              </tbody>
+            </table>
+          </TableWrap>
+        </section>
+
+        <section className="detail">
+          <h4>Required selector</h4>
+          <RequiredSelector artifact={artifact} check={check} />
+        </section>
+
+        <section className="detail">
+          <h4>Accessibility findings</h4>
+          <Findings artifact={artifact} />
+        </section>
+      </div>
+    </article>
+  );
+}
+
+function Screenshots({ artifact }: { artifact: Artifact }) {
+  const [overlay, setOverlay] = useState(false);
+  const label = pairLabel(artifact);
+  const screenshot = artifact.comparison?.screenshot;
+  const diffUrl = screenshot?.diff_url ?? null;
+  return (
+    <section className="detail">
+      <div className="detail-heading">
+        <h4>Screenshots</h4>
+        {screenshot ? (
+          <p className="muted small screenshot-ratio">
+            {screenshot.changed
+              ? `Differs in ${formatPercent(screenshot.mismatch_ratio)} of pixels`
+              : screenshot.mismatch_ratio > 0
+                ? `Differs in ${formatPercent(screenshot.mismatch_ratio)} of pixels (within the threshold)`
+                : 'Pixel-identical'}
+          </p>
+        ) : null}
+        {diffUrl ? (
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            aria-pressed={overlay}
+            onClick={() => setOverlay((value) => !value)}
+          >
+            {overlay ? 'Hide' : 'Show'} difference overlay<span className="visually-hidden"> for {label}</span>
+          </button>
+        ) : null}
+      </div>
+      <div className="screenshots">
+        <SideShot side="production" artifact={artifact} />
+        <SideShot
+          side="preview"
+          artifact={artifact}
+          overlay={
+            overlay && diffUrl ? (
+              <AuthImage
+                className="shot-overlay"
+                src={diffUrl}
+                alt={`Difference overlay, ${label}, ${artifact.viewport}`}
+              />
+            ) : null
+          }
+        />
+      </div>
+    </section>
+  );
+}
+
+function SideShot({ side, artifact, overlay }: { side: SideName; artifact: Artifact; overlay?: ReactNode }) {
+  const evidence: CaptureSide = artifact[side];
+  const path = side === 'production' ? artifact.production_path : artifact.preview_path;
+  const alt = `${SIDE_LABEL[side]} screenshot, ${path}, ${artifact.viewport}`;
+  return (
+    <figure className={`shot shot-${evidence.state}`}>
+      <figcaption>
+        <span className="shot-side">{SIDE_LABEL[side]}</span>
+        {evidence.status !== null ? (
+          <span className={`shot-status ${evidence.status >= 400 ? 'text-danger' : 'muted'}`}>
+            HTTP {evidence.status}
+          </span>
+        ) : null}
+        <span className="url small muted">{evidence.final_url ?? evidence.url}</span>
+      </figcaption>
+      {evidence.state === 'missing' ? (
+        <MissingEvidence side={side} evidence={evidence} />
+      ) : evidence.state === 'pending' ? (
+        <p className="image-placeholder">Not captured yet.</p>
+      ) : evidence.screenshot_url ? (
+        <div className="shot-frame" tabIndex={0} role="group" aria-label={`${alt} (scrollable)`}>
+          <AuthImage src={evidence.screenshot_url} alt={alt} />
+          {overlay}
+        </div>
+      ) : (
+        <p className="image-placeholder">No screenshot was recorded.</p>
+      )}
+    </figure>
+  );
+}
+
+function MissingEvidence({ side, evidence }: { side: SideName; evidence: CaptureSide }) {
+  const missing = evidence.missing;
+  return (
+    <div className="missing" role="note" aria-label={`${SIDE_LABEL[side]} evidence missing`}>
+      <p className="missing-title">
+        <span aria-hidden="true" className="missing-icon">
+          !
+        </span>
+        Missing evidence
+      </p>
+      <dl className="missing-facts">
+        <div>
+          <dt>Reason</dt>
+          <dd>{missing ? (MISSING_REASON[missing.reason] ?? missing.reason) : 'Unknown'}</dd>
+        </div>
+        <div>
+          <dt>HTTP status</dt>
+          <dd>{evidence.status ?? 'none (no response)'}</dd>
+        </div>
+      </dl>
+      {missing?.message ? <p className="missing-message">{missing.message}</p> : null}
+      <p className="small">Nothing was captured or scanned on this side: this is not a clean page.</p>
+    </div>
+  );
+}
+
+function TextDiff({ artifact }: { artifact: Artifact }) {
+  const text = artifact.comparison?.text;
+  if (!text) {
+    return (
+      <p className="muted">
+        {artifact.state === 'missing' ? 'Not compared: evidence is missing.' : 'Not compared yet.'}
+      </p>
+    );
+  }
+  if (!text.changed) return <p className="muted">The rendered text is the same on both sides.</p>;
+  return (
+    <>
+      <p className="small muted">
+        {text.removed.length} removed, {text.added.length} added
+        {text.truncated ? ' (truncated: only the first differences are listed)' : ''}
+      </p>
+      <ul className="text-diff" aria-label={`Text differences, ${pairLabel(artifact)}, ${artifact.viewport}`}>
+        {text.removed.map((line, index) => (
+          <li key={`r${index}`} className="diff-removed">
+            <span className="diff-marker" aria-hidden="true">
+              −
+            </span>
+            <del>
+              <span className="visually-hidden">Removed: </span>
+              {line}
+            </del>
+          </li>
+        ))}
+        {text.added.map((line, index) => (
+          <li key={`a${index}`} className="diff-added">
+            <span className="diff-marker" aria-hidden="true">
+              +
+            </span>
+            <ins>
+              <span className="visually-hidden">Added: </span>
+              {line}
+            </ins>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function ValueRow({
+  name,
+  production,
+  preview,
+  changed,
+  artifact,
+}: {
+  name: string;
+  production: string | null;
+  preview: string | null;
+  changed: boolean | undefined;
+  artifact: Artifact;
+}) {
+  const show = (side: SideName, value: string | null) =>
+    artifact[side].state === 'missing' ? (
+      <span className="text-danger">missing</span>
+    ) : artifact[side].state === 'pending' ? (
+      <span className="muted">not captured yet</span>
+    ) : value === null ? (
+      <span className="muted">(none)</span>
+    ) : (
+      <code className="value">{value}</code>
+    );
+  return (
+    <tr className={changed ? 'row-changed' : undefined}>
+      <th scope="row">
+        {name}
+        {changed ? (
+          <>
+            {' '}
+            <Badge tone="warning">Changed</Badge>
+          </>
+        ) : null}
+      </th>
+      <td>{show('production', production)}</td>
+      <td>{show('preview', preview)}</td>
+    </tr>
+  );
+}
+
+function RequiredSelector({ artifact, check }: { artifact: Artifact; check: ReleaseCheck }) {
+  const selector = check.pages[artifact.page_index]?.required_selector ?? null;
+  if (!selector) return <p className="muted">No required selector for this page.</p>;
+  const result = (side: SideName) => {
+    const found = artifact[side].required_selector_found;
+    if (found === true) return <Badge tone="success">Found</Badge>;
+    if (found === false) return <Badge tone="danger">Not found</Badge>;
+    return <span className="muted">{artifact[side].state === 'missing' ? 'not checked' : 'not checked yet'}</span>;
+  };
+  return (
+    <>
+      <p>
+        <code>{selector}</code> must be present on both sides (presence only, not a user journey).
+      </p>
+      <dl className="inline-facts">
+        <div>
+          <dt>Production</dt>
+          <dd>{result('production')}</dd>
+        </div>
+        <div>
+          <dt>Preview</dt>
+          <dd>{result('preview')}</dd>
+        </div>
+      </dl>
+    </>
+  );
+}
+
+function Findings({ artifact }: { artifact: Artifact }) {
+  const findings = artifact.comparison?.findings;
+  if (!findings) {
+    return (
+      <p className="muted">
+        {artifact.state === 'missing' ? 'Not scanned: evidence is missing.' : 'Not compared yet.'}
+      </p>
+    );
+  }
+  return (
+    <>
+      {findings.engine_version_mismatch ? (
+        <p className="alert alert-warning">
+          The two sides were scanned with different axe-core versions ({artifact.production.axe_version} and{' '}
+          {artifact.preview.axe_version}); their findings are not directly comparable.
+        </p>
+      ) : null}
+      <p className="small muted">
+        WCAG 2 A/AA and 2.1 AA rules (axe-core {artifact.preview.axe_version ?? 'unknown'}). {findings.new.length} new,{' '}
+        {findings.fixed.length} fixed, {findings.unchanged} unchanged.
+      </p>
+      {findings.new.length > 0 ? (
+        <>
+          <h5>New findings on the preview</h5>
+          <FindingList findings={findings.new} kind="new" />
+        </>
+      ) : (
+        <p>No new findings.</p>
+      )}
+      {findings.fixed.length > 0 ? (
+        <>
+          <h5>Fixed on the preview</h5>
+          <FindingList findings={findings.fixed} kind="fixed" />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+const IMPACT_TONE: Record<string, string> = {
+  critical: 'danger',
+  serious: 'danger',
+  moderate: 'warning',
+  minor: 'neutral',
+};
+
+function FindingList({ findings, kind }: { findings: Finding[]; kind: 'new' | 'fixed' }) {
+  return (
+    <ul className={`findings findings-${kind}`}>
+      {findings.map((finding) => (
+        <li key={`${finding.rule_id}|${finding.target}`} className="finding">
+          <div className="finding-head">
+            <Badge tone={finding.impact ? (IMPACT_TONE[finding.impact] ?? 'neutral') : 'neutral'}>
+              {finding.impact ?? 'unknown impact'}
+            </Badge>
+            <code className="finding-rule">{finding.rule_id}</code>
+          </div>
+          <p className="finding-help">{finding.help}</p>
+          <p className="small">
+            Element: <code className="value">{finding.target}</code>
+          </p>
+          <p className="small">
+            <a href={finding.help_url} target="_blank" rel="noreferrer noopener">
+              How to fix {finding.rule_id}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </p>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,420 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { call } from '../api';
+import { Badge } from '../components/Badge';
+import { Pagination } from '../components/Pagination';
+import { fieldError, ProblemAlert } from '../components/ProblemAlert';
+import { TableWrap } from '../components/TableWrap';
+import { usePageTitle } from '../components/usePageTitle';
+import { formatDateTime } from '../format';
+import { SCOPES } from '../scopes';
+import type { ApiKey, ApiKeyList, ApiKeyWithSecret, Scope } from '../types';
+
+/** Keys are recognised by the start of their secret, which always begins with `vgl_`. */
+export function displayPrefix(prefix: string): string {
+  return prefix.startsWith('vgl_') ? prefix : `vgl_${prefix}`;
+}
+
+export function keyStatus(key: Pick<ApiKey, 'revoked_at' | 'expires_at'>): { label: string; tone: string } {
+  if (key.revoked_at) return { label: 'Revoked', tone: 'danger' };
+  if (key.expires_at && new Date(key.expires_at).getTime() <= Date.now()) return { label: 'Expired', tone: 'neutral' };
+  return { label: 'Active', tone: 'success' };
+}
+
+export function ApiKeysPage() {
+  usePageTitle('API keys');
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<ApiKeyList | null>(null);
+  const [listError, setListError] = useState<unknown>(null);
+  const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setList(await call<ApiKeyList>('GET', '/users/me/api-keys', { query: { page, per_page: 50 } }));
+      setListError(null);
+    } catch (caught) {
+      setListError(caught);
+    }
+  }, [page]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <p className="eyebrow">Settings</p>
+          <h1>API keys</h1>
+          <p className="lead">
+            Keys let integrations such as your CI job call the API with the <code>X-API-Key</code> header. Give each
+            integration its own key with only the scopes it needs.
+          </p>
+        </div>
+      </div>
+
+      {created ? (
+        <NewSecret
+          apiKey={created}
+          onDone={() => {
+            setCreated(null);
+          }}
+        />
+      ) : null}
+
+      <div className="settings-layout">
+        <CreateKeyForm
+          onCreated={(key) => {
+            setCreated(key);
+            setMessage(null);
+            void load();
+          }}
+        />
+
+        <section aria-labelledby="keys-heading" className="card">
+          <h2 id="keys-heading">Your keys</h2>
+          {message ? (
+            <p className="alert alert-success" role="status">
+              {message}
+            </p>
+          ) : null}
+          <ProblemAlert error={listError} />
+          {!list && !listError ? (
+            <p className="loading" role="status">
+              Loading keys…
+            </p>
+          ) : null}
+          {list && list.data.length === 0 ? <p className="muted">You have no API keys yet.</p> : null}
+          {list && list.data.length > 0 ? (
+            <TableWrap label="Your keys">
+              <table className="table keys-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Scopes</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((key) => {
+                    const status = keyStatus(key);
+                    return (
+                      <tr key={key.id} data-key-id={key.id}>
+                        <th scope="row">{key.name}</th>
+                        <td>
+                          <code className="nowrap">{displayPrefix(key.prefix)}…</code>
+                        </td>
+                        <td>
+                          <ul className="scope-chips">
+                            {key.scopes.map((scope) => (
+                              <li key={scope}>
+                                <code>{scope}</code>
+                              </li>
+                            ))}
+                          </ul>
+                        </td>
+                        <td>{key.expires_at ? formatDateTime(key.expires_at) : 'Never'}</td>
+                        <td>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</td>
+                        <td>
+                          <Badge tone={status.tone}>{status.label}</Badge>
+                          {key.revoked_at ? (
+                            <span className="small muted block">{formatDateTime(key.revoked_at)}</span>
+                          ) : null}
+                        </td>
+                        <td>
+                          {!key.revoked_at ? (
+                            <button
+                              type="button"
+                              className="button button-small button-danger-outline"
+                              onClick={() => setRevoking(key)}
+                            >
+                              Revoke<span className="visually-hidden"> {key.name}</span>
+                            </button>
+                          ) : null}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </TableWrap>
+          ) : null}
+          {list ? <Pagination pagination={list.pagination} onPage={setPage} label="API key pages" /> : null}
+        </section>
+      </div>
+
+      {revoking ? (
+        <RevokeDialog
+          apiKey={revoking}
+          onClose={(revoked) => {
+            setRevoking(null);
+            if (revoked) {
+              setList((current) =>
+                current
+                  ? { ...current, data: current.data.map((item) => (item.id === revoked.id ? revoked : item)) }
+                  : current,
+              );
+              setMessage(`Revoked “${revoked.name}”. Requests with it are refused from now on.`);
+            }
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => void }) {
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>([]);
+  const [expires, setExpires] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [local, setLocal] = useState<{ name?: string; scopes?: string; expires?: string }>({});
+  const [busy, setBusy] = useState(false);
+
+  function toggle(scope: Scope, on: boolean) {
+    setScopes((current) => (on ? [...current, scope] : current.filter((item) => item !== scope)));
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    const problems: typeof local = {};
+    if (!name.trim()) problems.name = 'Give the key a name, such as the integration that uses it.';
+    if (scopes.length === 0) problems.scopes = 'Pick at least one scope.';
+    let expiresAt: string | undefined;
+    if (expires) {
+      const date = new Date(expires);
+      if (Number.isNaN(date.getTime())) problems.expires = 'Enter a valid date and time.';
+      else if (date.getTime() <= Date.now()) problems.expires = 'The expiry must be in the future.';
+      else expiresAt = date.toISOString();
+    }
+    setLocal(problems);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      const ordered = SCOPES.map((item) => item.scope).filter((scope) => scopes.includes(scope));
+      const key = await call<ApiKeyWithSecret>('POST', '/users/me/api-keys', {
+        body: { name: name.trim(), scopes: ordered, ...(expiresAt ? { expires_at: expiresAt } : {}) },
+      });
+      setName('');
+      setScopes([]);
+      setExpires('');
+      onCreated(key);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const nameError = local.name ?? fieldError(error, 'name');
+  const scopesError = local.scopes ?? fieldError(error, 'scopes');
+  const expiresError = local.expires ?? fieldError(error, 'expires_at');
+
+  return (
+    <section aria-labelledby="create-key-heading" className="card">
+      <h2 id="create-key-heading">Create a key</h2>
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="key-name">Name</label>
+          <input
+            id="key-name"
+            type="text"
+            maxLength={100}
+            required
+            aria-required="true"
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? 'key-name-error' : undefined}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="e.g. GitHub Actions release gate"
+          />
+          {nameError ? (
+            <p id="key-name-error" className="field-error">
+              {nameError}
+            </p>
+          ) : null}
+        </div>
+
+        <fieldset className="field scopes" aria-describedby={scopesError ? 'scopes-error' : undefined}>
+          <legend>Scopes</legend>
+          <p className="hint">A release-gate CI job needs monitors:read and monitors:write.</p>
+          <ul className="scope-options">
+            {SCOPES.map(({ scope, grants }) => {
+              const id = `scope-${scope.replace(':', '-')}`;
+              return (
+                <li key={scope} className="check">
+                  <input
+                    id={id}
+                    type="checkbox"
+                    checked={scopes.includes(scope)}
+                    onChange={(event) => toggle(scope, event.target.checked)}
+                    aria-describedby={`${id}-grants`}
+                  />
+                  <label htmlFor={id}>
+                    <code>{scope}</code>
+                  </label>
+                  <span id={`${id}-grants`} className="scope-grants">
+                    {grants}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+          {scopesError ? (
+            <p id="scopes-error" className="field-error">
+              {scopesError}
+            </p>
+          ) : null}
+        </fieldset>
+
+        <div className="field">
+          <label htmlFor="key-expires">
+            Expires <span className="optional">(optional)</span>
+          </label>
+          <input
+            id="key-expires"
+            type="datetime-local"
+            aria-invalid={expiresError ? true : undefined}
+            aria-describedby={expiresError ? 'key-expires-hint key-expires-error' : 'key-expires-hint'}
+            value={expires}
+            onChange={(event) => setExpires(event.target.value)}
+          />
+          <p id="key-expires-hint" className="hint">
+            In your local time. Leave empty for a key that does not expire.
+          </p>
+          {expiresError ? (
+            <p id="key-expires-error" className="field-error">
+              {expiresError}
+            </p>
+          ) : null}
+        </div>
+
+        <ProblemAlert error={error} />
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create key'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function NewSecret({ apiKey, onDone }: { apiKey: ApiKeyWithSecret; onDone: () => void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const ref = useRef<HTMLElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(apiKey.secret);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      inputRef.current?.select();
+      setCopied('Copying was blocked: the secret is selected, press Ctrl+C (or ⌘C) to copy it.');
+    }
+  }
+
+  return (
+    <section
+      className="card secret-card"
+      aria-labelledby="secret-heading"
+      aria-describedby="secret-warning"
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h2 id="secret-heading">Key “{apiKey.name}” created</h2>
+      <p id="secret-warning" className="alert alert-warning">
+        <strong>Copy this secret now.</strong> It is shown only this once and cannot be read again. Store it in your
+        CI's secret store; if it is lost, revoke the key and create a new one.
+      </p>
+      <div className="field">
+        <label htmlFor="new-secret">Secret</label>
+        <div className="secret-row">
+          <input
+            id="new-secret"
+            ref={inputRef}
+            className="secret-value"
+            type="text"
+            readOnly
+            value={apiKey.secret}
+            onFocus={(event) => event.target.select()}
+            spellCheck={false}
+          />
+          <button type="button" className="button button-primary" onClick={() => void copy()}>
+            Copy<span className="visually-hidden"> secret</span>
+          </button>
+        </div>
+        <p className="hint" role="status">
+          {copied ?? ''}
+        </p>
+      </div>
+      <p className="small muted">
+        Scopes: {apiKey.scopes.join(', ')} · Expires: {apiKey.expires_at ? formatDateTime(apiKey.expires_at) : 'never'}
+      </p>
+      <button type="button" className="button button-secondary" onClick={onDone}>
+        I have stored the secret
+      </button>
+    </section>
+  );
+}
+
+function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoked: ApiKey | null) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  async function revoke() {
+    setBusy(true);
+    setError(null);
+    try {
+      const revoked = await call<ApiKey>('DELETE', `/users/me/api-keys/${apiKey.id}`);
+      onClose(revoked);
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="revoke-heading"
+      aria-describedby="revoke-text"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose(null);
+      }}
+    >
+      <h2 id="revoke-heading">Revoke “{apiKey.name}”?</h2>
+      <p id="revoke-text">
+        Requests with the key <code className="nowrap">{displayPrefix(apiKey.prefix)}…</code> are refused immediately,
+        on every instance. This cannot be undone.
+      </p>
+      <ProblemAlert error={error} />
+      <div className="button-row">
+        <button type="button" className="button button-danger" onClick={() => void revoke()} disabled={busy}>
+          {busy ? 'Revoking…' : 'Revoke key'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => onClose(null)} autoFocus>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,419 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { call, ProblemError } from '../api';
+import { ArtifactView } from '../components/ArtifactView';
+import { CollectionBadge, GateBadge, ReviewBadge } from '../components/Badge';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { usePageTitle } from '../components/usePageTitle';
+import { formatDateTime, plural } from '../format';
+import { Link } from '../router';
+import type { ReleaseCheck, ReviewDecision, ReviewRecord } from '../types';
+
+const POLL_MS = 2_000;
+
+const isCollecting = (check: ReleaseCheck) =>
+  check.collection_status === 'queued' || check.collection_status === 'running';
+
+export function ReleaseCheckPage({ id }: { id: string }) {
+  const [check, setCheck] = useState<ReleaseCheck | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  usePageTitle(check ? `${check.name} · Release check` : 'Release check');
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      try {
+        const next = await call<ReleaseCheck>('GET', `/release-checks/${encodeURIComponent(id)}`, { signal });
+        setCheck(next);
+        setError(null);
+        return next;
+      } catch (caught) {
+        if (signal?.aborted) return null;
+        setError(caught);
+        return null;
+      }
+    },
+    [id],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  // While evidence is being collected, poll so progress shows without a reload.
+  useEffect(() => {
+    if (!check || !isCollecting(check)) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => void load(controller.signal), POLL_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+    // A failed refresh sets `error`, which schedules the next attempt.
+  }, [check, error, load]);
+
+  if (!check) {
+    return (
+      <>
+        <Breadcrumb name={null} />
+        {error ? (
+          <>
+            <h1>Release check</h1>
+            <ProblemAlert
+              error={error}
+              title={error instanceof ProblemError && error.status === 404 ? 'Release check not found' : undefined}
+            />
+          </>
+        ) : (
+          <p className="loading" role="status">
+            Loading release check…
+          </p>
+        )}
+      </>
+    );
+  }
+
+  const { summary } = check;
+  const collecting = isCollecting(check);
+  return (
+    <>
+      <Breadcrumb name={check.name} />
+      <div className="page-header check-header">
+        <div>
+          <h1>{check.name}</h1>
+          <p className="check-badges">
+            <GateBadge gate={check.gate} />
+            <CollectionBadge status={check.collection_status} />
+            <ReviewBadge status={check.review.status} />
+          </p>
+        </div>
+        <dl className="meta-grid">
+          <div>
+            <dt>Revision</dt>
+            <dd>{check.revision}</dd>
+          </div>
+          <div>
+            <dt>Production</dt>
+            <dd className="url">{check.production_url}</dd>
+          </div>
+          <div>
+            <dt>Preview</dt>
+            <dd className="url">{check.preview_url}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={check.created_at}>{formatDateTime(check.created_at)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>Collected</dt>
+            <dd>{check.completed_at ? formatDateTime(check.completed_at) : collecting ? 'in progress' : '—'}</dd>
+          </div>
+        </dl>
+      </div>
+
+      {error ? <ProblemAlert error={error} title="The check could not be refreshed" /> : null}
+
+      <section aria-labelledby="summary-heading" className="summary">
+        <h2 id="summary-heading" className="visually-hidden">
+          Summary
+        </h2>
+        <dl className="stats">
+          <Stat label="Page × viewport pairs" value={summary.pairs} />
+          <Stat label="Captured" value={summary.captured} />
+          <Stat label="Missing evidence" value={summary.missing} tone={summary.missing > 0 ? 'danger' : undefined} />
+          <Stat
+            label="With differences"
+            value={summary.with_differences}
+            tone={summary.with_differences > 0 ? 'warning' : undefined}
+          />
+          <Stat
+            label="New findings"
+            value={summary.new_findings}
+            tone={summary.new_findings > 0 ? 'warning' : undefined}
+          />
+        </dl>
+        <p className="progress" role="status" aria-live="polite">
+          {collecting
+            ? `Collecting evidence (${check.collection_status}): ${summary.captured + summary.missing} of ${summary.pairs} pairs done. This page updates every 2 seconds.`
+            : ''}
+        </p>
+      </section>
+
+      <div className="check-layout">
+        <section aria-labelledby="evidence-heading" className="evidence">
+          <h2 id="evidence-heading">Evidence</h2>
+          {check.artifacts.length === 0 ? (
+            <p className="muted">No evidence yet{collecting ? ': collection has not started' : ''}.</p>
+          ) : (
+            check.artifacts.map((artifact) => <ArtifactView key={artifact.id} artifact={artifact} check={check} />)
+          )}
+        </section>
+        <div className="review-column">
+          <ReviewPanel check={check} onChange={setCheck} reload={load} />
+          <History history={check.review.history} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+function Breadcrumb({ name }: { name: string | null }) {
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumb">
+      <ol>
+        <li>
+          <Link to="/release-checks">Release checks</Link>
+        </li>
+        {name ? (
+          <li>
+            <span aria-current="page">{name}</span>
+          </li>
+        ) : null}
+      </ol>
+    </nav>
+  );
+}
+
+function Stat({ label, value, tone }: { label: string; value: number; tone?: string }) {
+  return (
+    <div className={`stat${tone ? ` stat-${tone}` : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function Scope({ check }: { check: Pick<ReleaseCheck, 'pages' | 'viewports'> }) {
+  return (
+    <>
+      {plural(check.pages.length, 'page')} × {plural(check.viewports.length, 'viewport')} ({check.viewports.join(', ')}
+      ):
+      <ul className="scope-pages">
+        {check.pages.map((page, index) => (
+          <li key={index}>
+            <code>{page.production_path}</code>
+            {page.preview_path !== page.production_path ? (
+              <>
+                {' → '}
+                <code>{page.preview_path}</code>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function ReviewPanel({
+  check,
+  onChange,
+  reload,
+}: {
+  check: ReleaseCheck;
+  onChange: (check: ReleaseCheck) => void;
+  reload: () => Promise<ReleaseCheck | null>;
+}) {
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [stale, setStale] = useState<{ from: number; to: number } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState<ReviewDecision | 'rerun' | null>(null);
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+
+  const collecting = isCollecting(check);
+  const incomplete = check.collection_status === 'incomplete' || check.review.status === 'cannot_approve';
+  const decided = check.review.decision;
+
+  async function decide(decision: ReviewDecision) {
+    setError(null);
+    setDone(null);
+    if (!note.trim()) {
+      setNoteError('Write a note: what you reviewed and why you decided.');
+      noteRef.current?.focus();
+      return;
+    }
+    setNoteError(null);
+    setBusy(decision);
+    const revision = check.revision;
+    try {
+      const updated = await call<ReleaseCheck>('POST', `/release-checks/${check.id}/review`, {
+        body: { decision, note: note.trim(), revision },
+      });
+      setStale(null);
+      setNote('');
+      onChange(updated);
+      setDone(
+        `${decision === 'approve' ? 'Approved' : 'Rejected'} revision ${revision}. The gate is now ${updated.gate}.`,
+      );
+    } catch (caught) {
+      if (caught instanceof ProblemError && caught.code === 'stale_revision') {
+        const fresh = await reload();
+        setStale({ from: revision, to: fresh?.revision ?? caught.problem.current_revision ?? revision + 1 });
+      } else {
+        setError(caught);
+        if (caught instanceof ProblemError && caught.status === 409) await reload();
+      }
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function rerun() {
+    setError(null);
+    setDone(null);
+    setBusy('rerun');
+    try {
+      onChange(await call<ReleaseCheck>('POST', `/release-checks/${check.id}/rerun`));
+      setDone('Collecting the evidence again as a new revision.');
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    void decide(submitter?.value === 'approve' && !incomplete ? 'approve' : 'reject');
+  }
+
+  return (
+    <section aria-labelledby="review-heading" className="card review-panel">
+      <h2 id="review-heading">Review</h2>
+      <p className="review-applies">
+        Your decision applies to <strong>revision {check.revision}</strong>, for <Scope check={check} />
+      </p>
+
+      {stale ? (
+        <div className="alert alert-warning" role="alert">
+          <p className="alert-title">The check changed while you were reviewing</p>
+          <p>
+            Your decision was for revision {stale.from}, but the check has been collected again and revision {stale.to}{' '}
+            is now current, so nothing was recorded. The new evidence has been loaded: review it, then decide again.
+          </p>
+        </div>
+      ) : null}
+      {done ? (
+        <p className="alert alert-success" role="status">
+          {done}
+        </p>
+      ) : null}
+      <ProblemAlert error={error} />
+
+      {collecting ? (
+        <p className="alert alert-info">Evidence is still being collected. Review opens when collection finishes.</p>
+      ) : decided ? (
+        <div className={`decision decision-${decided.decision}`}>
+          <p className="decision-title">
+            {decided.decision === 'approve' ? 'Approved' : 'Rejected'} by {decided.reviewer.email}
+          </p>
+          <p className="small muted">
+            Revision {decided.revision} ·{' '}
+            <time dateTime={decided.decided_at}>{formatDateTime(decided.decided_at)}</time>
+          </p>
+          <blockquote className="decision-note">{decided.note}</blockquote>
+          <p className="small muted">A new revision needs its own review: approvals never carry over.</p>
+        </div>
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          {incomplete ? (
+            <div className="alert alert-danger" id="cannot-approve-reason">
+              <p className="alert-title">This check cannot be approved</p>
+              <p>
+                Evidence is missing for {check.summary.missing} of {check.summary.pairs} page × viewport{' '}
+                {check.summary.pairs === 1 ? 'pair' : 'pairs'} (see the evidence marked missing). A page that could not
+                be captured is never treated as a clean page, so the gate stays failed. Fix the pages and collect the
+                evidence again; you can still record a rejection.
+              </p>
+            </div>
+          ) : null}
+          <div className="field">
+            <label htmlFor="review-note">
+              Review note <span className="required">(required)</span>
+            </label>
+            <p id="review-note-hint" className="hint">
+              What you compared and why you decided. It is kept with the decision.
+            </p>
+            <textarea
+              id="review-note"
+              ref={noteRef}
+              rows={4}
+              maxLength={5000}
+              required
+              aria-required="true"
+              aria-invalid={noteError ? true : undefined}
+              aria-describedby={noteError ? 'review-note-hint review-note-error' : 'review-note-hint'}
+              value={note}
+              onChange={(event) => {
+                setNote(event.target.value);
+                if (event.target.value.trim()) setNoteError(null);
+              }}
+            />
+            {noteError ? (
+              <p id="review-note-error" className="field-error">
+                {noteError}
+              </p>
+            ) : null}
+          </div>
+          <div className="button-row">
+            {!incomplete ? (
+              <button type="submit" value="approve" className="button button-success" disabled={busy !== null}>
+                {busy === 'approve' ? 'Approving…' : `Approve revision ${check.revision}`}
+              </button>
+            ) : null}
+            <button type="submit" value="reject" className="button button-danger" disabled={busy !== null}>
+              {busy === 'reject' ? 'Rejecting…' : `Reject revision ${check.revision}`}
+            </button>
+          </div>
+        </form>
+      )}
+
+      {!collecting && (incomplete || decided) ? (
+        <div className="rerun">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => void rerun()}
+            disabled={busy !== null}
+          >
+            {busy === 'rerun' ? 'Starting…' : 'Collect evidence again'}
+          </button>
+          <p className="hint">Starts revision {check.revision + 1}; its gate stays pending until it is reviewed.</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function History({ history }: { history: ReviewRecord[] }) {
+  const ordered = [...history].sort((a, b) => b.decided_at.localeCompare(a.decided_at));
+  return (
+    <section aria-labelledby="history-heading" className="card history">
+      <h2 id="history-heading">Decision history</h2>
+      {ordered.length === 0 ? (
+        <p className="muted">No decisions recorded yet.</p>
+      ) : (
+        <ol className="history-list">
+          {ordered.map((record) => (
+            <li key={`${record.revision}-${record.decided_at}`} className={`history-item decision-${record.decision}`}>
+              <p>
+                <strong>{record.decision === 'approve' ? 'Approved' : 'Rejected'}</strong> revision {record.revision} by{' '}
+                {record.reviewer.email}
+              </p>
+              <p className="small muted">
+                <time dateTime={record.decided_at}>{formatDateTime(record.decided_at)}</time> ·{' '}
+                {plural(record.scope.pages.length, 'page')} × {record.scope.viewports.join(', ')}
+              </p>
+              <blockquote className="decision-note">{record.note}</blockquote>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import type { components } from '../../libs/api-client/schema';
+
+type Schemas = components['schemas'];
+
+export type Problem = Schemas['Problem'];
+export type CurrentUser = Schemas['CurrentUser'];
+export type User = Schemas['User'];
+export type UserList = Schemas['UserList'];
+export type Role = Schemas['Role'];
+export type Scope = Schemas['Scope'];
+export type ApiKey = Schemas['ApiKey'];
+export type ApiKeyWithSecret = Schemas['ApiKeyWithSecret'];
+export type ApiKeyList = Schemas['ApiKeyList'];
+export type AdminApiKey = Schemas['AdminApiKey'];
+export type AdminApiKeyList = Schemas['AdminApiKeyList'];
+export type LoginResponse = Schemas['LoginResponse'];
+export type Gate = Schemas['Gate'];
+export type CollectionStatus = Schemas['CollectionStatus'];
+export type ReviewStatus = Schemas['ReviewStatus'];
+export type ReviewDecision = Schemas['ReviewDecision'];
+export type ReleaseCheck = Schemas['ReleaseCheck'];
+export type ReleaseCheckSummaryItem = Schemas['ReleaseCheckFields'];
+export type ReleaseCheckList = Schemas['ReleaseCheckList'];
+export type Artifact = Schemas['Artifact'];
+export type CaptureSide = Schemas['CaptureSide'];
+export type Comparison = Schemas['Comparison'];
+export type Finding = Schemas['Finding'];
+export type ReviewRecord = Schemas['ReviewRecord'];
+export type PagePair = Schemas['PagePair'];
+export type Pagination = Schemas['Pagination'];
+export type Viewport = Schemas['Viewport'];
