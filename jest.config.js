@@ -19,6 +19,7 @@ module.exports = {
   transform: { '^.+\\.ts$': swc },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/setup/file-database.ts'],
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -49,13 +49,6 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   });
 }
 
-export async function dropDatabase(databaseUrl: string): Promise<void> {
-  const name = databaseName(databaseUrl);
-  await withClient(maintenanceUrl(databaseUrl), (client) =>
-    client.query(`drop database if exists ${escapeIdentifier(name)} with (force)`),
-  );
-}
-
 /** Applies pending migrations while holding an advisory lock, so concurrent starts migrate once. */
 export async function migrate(databaseUrl: string): Promise<string[]> {
   return withClient(databaseUrl, async (lock) => {

@@ -1,9 +1,10 @@
 import { Redis } from 'ioredis';
-import { dropDatabase } from '../../src/db/database';
+import { Client, escapeIdentifier } from 'pg';
 
+/** Drops the run's database and every test file's copy of it, and the run's Redis keys. */
 export default async function globalTeardown(): Promise<void> {
   const { DATABASE_URL, REDIS_URL, REDIS_PREFIX } = process.env;
-  if (DATABASE_URL) await dropDatabase(DATABASE_URL);
+  if (DATABASE_URL) await dropRunDatabases(DATABASE_URL);
   if (REDIS_URL && REDIS_PREFIX?.startsWith('vigil_test_')) {
     const redis = new Redis(REDIS_URL);
     let cursor = '0';
@@ -13,5 +14,24 @@ export default async function globalTeardown(): Promise<void> {
       cursor = next;
     } while (cursor !== '0');
     await redis.quit();
+  }
+}
+
+async function dropRunDatabases(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const run = decodeURIComponent(url.pathname.slice(1));
+  if (!run.startsWith('vigil_test_')) return;
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname = $1 or datname like $2`,
+      [run, `${run}\\_%`],
+    );
+    for (const { datname } of rows)
+      await client.query(`drop database if exists ${escapeIdentifier(datname)} with (force)`);
+  } finally {
+    await client.end();
   }
 }
