@@ -11,6 +11,9 @@ import type { AppConfig } from './config/app-config';
 import { servesHttp } from './config/roles';
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { ReleaseChecksModule } from './release-checks/release-checks.module';
+import { MonitorsModule } from './monitors/monitors.module';
+import { ChangesModule } from './changes/changes.module';
+import { ExportModule } from './export/export.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './db/database.module';
 import { HealthModule } from './health/health.module';
@@ -36,6 +39,7 @@ export class AppModule {
       MetricsModule,
       ArtifactsModule,
       ReleaseChecksModule.forRoot(config),
+      MonitorsModule.forRoot(config),
     ];
     if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
     return {
@@ -49,6 +53,8 @@ export class AppModule {
         UsersModule,
         ApiKeysModule,
         AdminModule,
+        ChangesModule,
+        ExportModule,
       ],
       providers: [
         // Guards run in this order: who is calling, then whether their bucket allows another request.

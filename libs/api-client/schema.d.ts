@@ -268,6 +268,279 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List monitors */
+        get: operations["listMonitors"];
+        put?: never;
+        /**
+         * Create a monitor
+         * @description The first check runs within the interval (checks of many monitors are spread over it, not bunched).
+         *     `status` is `pending` until then. The URL must be publicly reachable.
+         */
+        post: operations["createMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a monitor */
+        get: operations["getMonitor"];
+        put?: never;
+        post?: never;
+        /** Delete a monitor with its results, changes and tracked values */
+        delete: operations["deleteMonitor"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a monitor's settings, pause or resume it
+         * @description Only the fields sent change. `paused: true` stops scheduled checks (status `paused`); `paused: false`
+         *     resumes them (status `pending` until the next check). Send `null` to clear `keyword` or `selector`.
+         */
+        patch: operations["updateMonitor"];
+        trace?: never;
+    };
+    "/monitors/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a monitor now, in each of its regions, and return the results
+         * @description Runs one check per region through the region's workers and waits for them (at most the monitor's
+         *     timeout plus 15 seconds). Works for paused monitors too; their status stays `paused`.
+         */
+        post: operations["checkMonitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/uptime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Uptime over 24 hours, 7 days and 30 days, with response-time history */
+        get: operations["getMonitorUptime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the regions a monitor is checked from */
+        put: operations["setMonitorRegions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/badge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable the public status badge
+         * @description Idempotent; the badge URL stays the same until the badge is disabled.
+         */
+        post: operations["enableMonitorBadge"];
+        /** Disable the public status badge; its URL stops answering */
+        delete: operations["disableMonitorBadge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/badges/{token}.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's public status badge (SVG)
+         * @description Public, no credentials. Cached for 60 seconds.
+         */
+        get: operations["getBadgeImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's changes with screenshots, newest first
+         * @description Archived changes included.
+         */
+        get: operations["getMonitorTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/tracked-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Values captured by a monitor's checks, newest first */
+        get: operations["listTrackedValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes detected across the caller's monitors, newest first */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A change with its diff */
+        get: operations["getChange"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Mark a change useful or noise, archive or restore it */
+        patch: operations["updateChange"];
+        trace?: never;
+    };
+    "/changes/{id}/screenshots/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The screenshot before or after a change of a browser monitor (PNG) */
+        get: operations["getChangeScreenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export recent changes as JSON or CSV
+         * @description Newest first, at most `limit` rows. `format=csv` streams `text/csv` as an attachment with a header row:
+         *     `id, monitor_id, monitor_name, kind, detected_at, region, summary, summary_source, feedback, archived,
+         *     value_name, value_before, value_after, added_lines, removed_lines`.
+         */
+        get: operations["exportChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export/tracked-values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export tracked-value readings as JSON or CSV
+         * @description Newest first, at most `limit` rows. `format=csv` streams `text/csv` as an attachment with a header row:
+         *     `id, monitor_id, name, kind, raw, amount, currency, region, captured_at`.
+         */
+        get: operations["exportTrackedValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -669,6 +942,307 @@ export interface components {
             /** @description The revision the decision applies to; must be the current one. */
             revision: number;
         };
+        /**
+         * @description `pending` before the first check, `up` while every region's latest check passed, `down` when one failed, `paused`.
+         * @enum {string}
+         */
+        MonitorStatus: "up" | "down" | "paused" | "pending";
+        /**
+         * @description `http` fetches the page; `browser` renders it in Chromium and keeps a screenshot.
+         * @enum {string}
+         */
+        MonitorMode: "http" | "browser";
+        /**
+         * @description `price` is parsed into amount and currency, `number` into amount; `text` is kept as is.
+         * @enum {string}
+         */
+        TrackedValueKind: "price" | "number" | "text";
+        TrackedValueSpec: {
+            name: string;
+            /** @description A CSS selector; the first matching element's text is the value. */
+            selector: string;
+            kind: components["schemas"]["TrackedValueKind"];
+        };
+        /** @description The range of HTTP statuses that count as up, inclusive. */
+        ExpectedStatus: {
+            min: number;
+            max: number;
+        };
+        TrackedValueSpecInput: {
+            name: string;
+            /** @description A CSS selector; the first matching element's text is the value. */
+            selector: string;
+            kind: components["schemas"]["TrackedValueKind"];
+        };
+        /** @description The range of HTTP statuses that count as up, inclusive. */
+        ExpectedStatusInput: {
+            min: number;
+            max: number;
+        };
+        CreateMonitorRequest: {
+            name: string;
+            /**
+             * Format: uri
+             * @description A public http(s) URL without credentials.
+             */
+            url: string;
+            mode?: components["schemas"]["MonitorMode"];
+            /** @description Seconds between scheduled checks. Default 300. */
+            interval_seconds?: number;
+            /** @description A check that takes longer fails with `timeout`. Default 30. */
+            timeout_seconds?: number;
+            expected_status?: components["schemas"]["ExpectedStatusInput"];
+            /** @description Text that must appear on the page (within `selector`, when set) for the check to pass. */
+            keyword?: string;
+            /** @description A CSS selector scoping the watched text; the check fails when nothing matches. */
+            selector?: string;
+            /** @description Regions to check from; defaults to the first configured region. */
+            regions?: string[];
+            /** @description Values captured on every check; a moved value is recorded as a change of kind `value`. */
+            tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
+        };
+        UpdateMonitorRequest: {
+            name?: string;
+            /**
+             * Format: uri
+             * @description A public http(s) URL without credentials.
+             */
+            url?: string;
+            mode?: components["schemas"]["MonitorMode"];
+            interval_seconds?: number;
+            timeout_seconds?: number;
+            expected_status?: components["schemas"]["ExpectedStatusInput"];
+            /** @description `null` removes the keyword. */
+            keyword?: string | null;
+            /** @description `null` removes the selector. */
+            selector?: string | null;
+            tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
+            /** @description `true` pauses scheduled checks; `false` resumes them. */
+            paused?: boolean;
+        };
+        SetRegionsRequest: {
+            regions: string[];
+        };
+        Monitor: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            url: string;
+            mode: components["schemas"]["MonitorMode"];
+            interval_seconds: number;
+            timeout_seconds: number;
+            expected_status: components["schemas"]["ExpectedStatus"];
+            keyword: string | null;
+            selector: string | null;
+            regions: string[];
+            tracked_values: components["schemas"]["TrackedValueSpec"][];
+            status: components["schemas"]["MonitorStatus"];
+            paused: boolean;
+            badge_enabled: boolean;
+            /** @description The public badge image, when enabled. */
+            badge_url: string | null;
+            /** Format: date-time */
+            last_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next scheduled check is due; null while paused.
+             */
+            next_check_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MonitorList: {
+            data: components["schemas"]["Monitor"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description Why a check failed.
+         * @enum {string}
+         */
+        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large";
+        CheckResult: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            region: string;
+            /** @enum {string} */
+            trigger: "scheduled" | "manual";
+            /** Format: date-time */
+            checked_at: string;
+            /** @description Whether the check passed (the monitor's expectations were met). */
+            ok: boolean;
+            status_code: number | null;
+            response_time_ms: number;
+            failure: components["schemas"]["CheckFailure"] | null;
+            message: string | null;
+            /** @description SHA-256 of the watched text. */
+            content_hash: string | null;
+        };
+        CheckRun: {
+            monitor: components["schemas"]["Monitor"];
+            /** @description One result per region. */
+            results: components["schemas"]["CheckResult"][];
+        };
+        /** @enum {string} */
+        UptimeWindow: "24h" | "7d" | "30d";
+        /** @description One figure per window. */
+        UptimeFigures: {
+            "24h": number | null;
+            "7d": number | null;
+            "30d": number | null;
+        };
+        CheckCounts: {
+            "24h": number;
+            "7d": number;
+            "30d": number;
+        };
+        ResponseTimePoint: {
+            /**
+             * Format: date-time
+             * @description Start of the hour (or day) the point covers.
+             */
+            t: string;
+            /** @description Average response time of the checks in it. */
+            ms: number;
+        };
+        Uptime: {
+            /** Format: uuid */
+            monitor_id: string;
+            /** @description The region the figures are for; null for all regions together. */
+            region: string | null;
+            /** @description Percentage of passed checks (0 to 100); null without checks in the window. */
+            uptime: components["schemas"]["UptimeFigures"];
+            checks: components["schemas"]["CheckCounts"];
+            history: components["schemas"]["UptimeWindow"];
+            /** @description Oldest first; hours or days without checks are left out. */
+            response_times: components["schemas"]["ResponseTimePoint"][];
+        };
+        /** @enum {string} */
+        BadgeStyle: "flat" | "flat-square" | "plastic" | "for-the-badge" | "social";
+        Badge: {
+            enabled: boolean;
+            /** @description The public SVG; anyone with the URL can read the monitor's name and status. */
+            url: string;
+        };
+        /**
+         * @description `content` when the watched text changed, `value` when a tracked value moved.
+         * @enum {string}
+         */
+        ChangeKind: "content" | "value";
+        /** @enum {string} */
+        ChangeFeedback: "useful" | "noise";
+        ChangeSummary: {
+            text: string;
+            /**
+             * @description `llm` only when a language model wrote the text.
+             * @enum {string}
+             */
+            source: "heuristic" | "llm";
+        };
+        ValueChange: {
+            name: string;
+            kind: components["schemas"]["TrackedValueKind"];
+            before: string | null;
+            after: string | null;
+            before_amount: number | null;
+            after_amount: number | null;
+            currency: string | null;
+        };
+        Change: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            monitor_name: string;
+            kind: components["schemas"]["ChangeKind"];
+            region: string;
+            /** Format: date-time */
+            detected_at: string;
+            summary: components["schemas"]["ChangeSummary"];
+            /** @description For changes of kind `value`, the value that moved. */
+            value: components["schemas"]["ValueChange"] | null;
+            feedback: components["schemas"]["ChangeFeedback"] | null;
+            archived: boolean;
+            /** @description Browser monitors only. */
+            before_screenshot_url: string | null;
+            /** @description Browser monitors only. */
+            after_screenshot_url: string | null;
+        };
+        ChangeList: {
+            data: components["schemas"]["Change"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        TextDiff: {
+            /** @description A unified diff of the watched text, before → after. */
+            unified: string;
+            added: string[];
+            removed: string[];
+            /** @description More than 500 lines were added or removed; the lists hold the first 500. */
+            truncated: boolean;
+        };
+        ChangeDetail: components["schemas"]["Change"] & {
+            /** @description For changes of kind `content`. */
+            diff: components["schemas"]["TextDiff"] | null;
+        };
+        UpdateChangeRequest: {
+            /** @description `null` withdraws the feedback. */
+            feedback?: components["schemas"]["ChangeFeedback"] | null;
+            archived?: boolean;
+        };
+        /** @enum {string} */
+        ChangeScreenshotName: "before.png" | "after.png";
+        TrackedValue: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            name: string;
+            kind: components["schemas"]["TrackedValueKind"];
+            /** @description The element's text; null when the selector matched nothing. */
+            raw: string | null;
+            amount: number | null;
+            /** @description ISO 4217 code, for prices whose currency is recognised. */
+            currency: string | null;
+            region: string;
+            /** Format: date-time */
+            captured_at: string;
+        };
+        TrackedValueList: {
+            data: components["schemas"]["TrackedValue"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @enum {string} */
+        ExportFormat: "json" | "csv";
+        ChangeExportRow: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            monitor_name: string;
+            kind: components["schemas"]["ChangeKind"];
+            /** Format: date-time */
+            detected_at: string;
+            region: string;
+            summary: string;
+            /** @enum {string} */
+            summary_source: "heuristic" | "llm";
+            feedback: components["schemas"]["ChangeFeedback"] | null;
+            archived: boolean;
+            value_name: string | null;
+            value_before: string | null;
+            value_after: string | null;
+            added_lines: number;
+            removed_lines: number;
+        };
+        ChangeExport: {
+            data: components["schemas"]["ChangeExportRow"][];
+        };
+        TrackedValueExport: {
+            data: components["schemas"]["TrackedValue"][];
+        };
     };
     responses: {
         /** @description The request is invalid; `errors` names each offending field. */
@@ -747,6 +1321,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description No worker finished the work in time; `code` says why (`check_timed_out`). */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description The resource's identifier. */
@@ -755,6 +1338,14 @@ export interface components {
         Page: number;
         /** @description Items per page. */
         PerPage: number;
+        /** @description Monitors per page. */
+        MonitorsPerPage: number;
+        /** @description `json` (the default) or `csv`, streamed as an attachment. */
+        ExportFormat: components["schemas"]["ExportFormat"];
+        /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
+        ExportSince: string;
+        /** @description At most this many rows, newest first. */
+        ExportLimit: number;
     };
     requestBodies: never;
     headers: {
@@ -1264,6 +1855,597 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listMonitors: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Monitors per page. */
+                per_page?: components["parameters"]["MonitorsPerPage"];
+                /** @description Only monitors with this status. */
+                status?: components["schemas"]["MonitorStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of monitors, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMonitorRequest"];
+            };
+        };
+        responses: {
+            /** @description The new monitor. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMonitorRequest"];
+            };
+        };
+        responses: {
+            /** @description The monitor with its new settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    checkMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results, one per region, and the monitor as they left it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMonitorUptime: {
+        parameters: {
+            query?: {
+                /** @description One region's figures; all of the monitor's regions together by default. */
+                region?: string;
+                /** @description The span of `response_times`; hourly points for `24h` and `7d`, daily points for `30d`. */
+                history?: components["schemas"]["UptimeWindow"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Uptime percentages (null without checks in the window) and average response times. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Uptime"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setMonitorRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetRegionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The monitor with its new regions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    enableMonitorBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public badge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    disableMonitorBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disabled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBadgeImage: {
+        parameters: {
+            query?: {
+                /** @description The shields.io style. */
+                style?: components["schemas"]["BadgeStyle"];
+            };
+            header?: never;
+            path: {
+                /** @description The badge's token, from `POST /monitors/{id}/badge`. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getMonitorTimeline: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the monitor's changes, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTrackedValues: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only readings of the tracked value with this name. */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of readings, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedValueList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only changes of this monitor. */
+                monitor_id?: string;
+                kind?: components["schemas"]["ChangeKind"];
+                /** @description Archived changes (`true`) or the others (`false`, the default). */
+                archived?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The change as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getChangeScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description Which screenshot. */
+                name: components["schemas"]["ChangeScreenshotName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportChanges: {
+        parameters: {
+            query?: {
+                /** @description `json` (the default) or `csv`, streamed as an attachment. */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
+                since?: components["parameters"]["ExportSince"];
+                /** @description At most this many rows, newest first. */
+                limit?: components["parameters"]["ExportLimit"];
+                /** @description Only rows of this monitor. */
+                monitor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeExport"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportTrackedValues: {
+        parameters: {
+            query?: {
+                /** @description `json` (the default) or `csv`, streamed as an attachment. */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
+                since?: components["parameters"]["ExportSince"];
+                /** @description At most this many rows, newest first. */
+                limit?: components["parameters"]["ExportLimit"];
+                /** @description Only rows of this monitor. */
+                monitor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedValueExport"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

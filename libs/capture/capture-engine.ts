@@ -93,7 +93,7 @@ export class CaptureEngine {
     running.context = context;
     try {
       if (running.abandoned) return missingEvidence(request.url, 'timeout', 'abandoned', elapsed());
-      await context.addInitScript({ content: axeInitScript() });
+      if (request.accessibilityScan !== false) await context.addInitScript({ content: axeInitScript() });
       await this.guard?.guardWebSockets(context);
       const page = await context.newPage();
       // Popups are not part of the evidence and only cost memory.

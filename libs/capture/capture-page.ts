@@ -84,6 +84,8 @@ class TargetWatch {
   }
 }
 
+const NO_SCAN = { findings: [], version: null };
+
 /** Navigates `page` to the request's URL and collects the evidence; page problems become MissingEvidence. */
 export async function capturePage(input: PageCaptureInput): Promise<CaptureResult> {
   const { browser, page, request, timeouts, guard, elapsed } = input;
@@ -151,6 +153,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     }
 
     const content = await page.evaluate(readPageContent);
+    const html = request.includeHtml ? await page.content() : undefined;
 
     step = 'preparing the screenshot';
     await page.evaluate(freezeMotion, FREEZE_MOTION_CSS);
@@ -170,7 +173,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
 
     step = 'the axe-core scan';
     stepTimeoutMs = timeouts.axeMs;
-    const axe = await withTimeout(runAxe(page), timeouts.axeMs);
+    const axe = request.accessibilityScan === false ? NO_SCAN : await withTimeout(runAxe(page), timeouts.axeMs);
     if (axe === 'timeout') {
       const message = `axe-core timed out: the scan did not finish within ${timeouts.axeMs} ms`;
       return (await refusedOrNull()) ?? missing('timeout', message, status, finalUrl);
@@ -190,6 +193,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       screenshot,
       findings: axe.findings,
       axe_version: axe.version,
+      ...(html === undefined ? {} : { html }),
       duration_ms: elapsed(),
     };
   } catch (error) {

@@ -30,6 +30,10 @@ export interface CaptureRequest {
   requiredSelector?: string;
   /** CSS selectors whose elements are painted over in the screenshot. Invalid selectors are ignored. */
   maskSelectors?: string[];
+  /** Run the axe-core scan (default true); monitors skip it, it is a third of a capture's time. */
+  accessibilityScan?: boolean;
+  /** Return the rendered HTML too, for callers that extract from it (selector-scoped text, tracked values). */
+  includeHtml?: boolean;
 }
 
 export interface CapturedPage {
@@ -44,7 +48,10 @@ export interface CapturedPage {
   /** Full-page PNG. */
   screenshot: Buffer;
   findings: AxeFinding[];
-  axe_version: string;
+  /** Null when the request skipped the scan. */
+  axe_version: string | null;
+  /** The rendered HTML, when the request asked for it. */
+  html?: string;
   duration_ms: number;
 }
 

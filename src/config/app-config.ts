@@ -25,6 +25,16 @@ export interface AppConfig {
   allowPrivateTargets: boolean;
   regions: string[];
   workerRegions: string[];
+  /** Monitor checks one worker process runs at once, per region. */
+  checkConcurrency: number;
+  /** How often the scheduler looks for due monitors. */
+  schedulerTickMs: number;
+  /** Raw check results older than this are deleted; hourly rollups keep uptime and response times. */
+  checkRetentionDays: number;
+  /** An OpenAI-compatible endpoint that writes change summaries; heuristic summaries when null. */
+  summaryApiUrl: string | null;
+  summaryApiKey: string | null;
+  summaryModel: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -142,6 +152,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
     regions,
     workerRegions,
+    checkConcurrency: integer(env, 'CHECK_CONCURRENCY', 50, 1, 1000),
+    schedulerTickMs: integer(env, 'SCHEDULER_TICK_MS', 1000, 100, 60_000),
+    checkRetentionDays: integer(env, 'CHECK_RETENTION_DAYS', 7, 1, 3650),
+    summaryApiUrl:
+      optional(env, 'SUMMARY_API_URL') === null
+        ? null
+        : url(env, 'SUMMARY_API_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
+    summaryApiKey: optional(env, 'SUMMARY_API_KEY'),
+    summaryModel: text(env, 'SUMMARY_MODEL', 'gpt-4o-mini'),
     logLevel,
   };
 }

@@ -9,3 +9,8 @@ export function servesHttp(config: AppConfig): boolean {
 export function runsWorkers(config: AppConfig): boolean {
   return config.role === 'worker' || config.role === 'all';
 }
+
+/** Roles `scheduler` and `all` enqueue due monitor checks. */
+export function runsScheduler(config: AppConfig): boolean {
+  return config.role === 'scheduler' || config.role === 'all';
+}

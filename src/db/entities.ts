@@ -1,4 +1,9 @@
 import { ApiKey } from '../api-keys/api-key.entity';
+import { Change } from '../changes/entities/change.entity';
+import { CheckRollup } from '../monitors/entities/check-rollup.entity';
+import { MonitorCheck } from '../monitors/entities/monitor-check.entity';
+import { Monitor } from '../monitors/entities/monitor.entity';
+import { TrackedValueReadingRecord } from '../monitors/entities/tracked-value-reading.entity';
 import { ReleaseCheckArtifact } from '../release-checks/entities/release-check-artifact.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
 import { ReleaseCheckReview } from '../release-checks/entities/release-check-review.entity';
@@ -6,4 +11,16 @@ import { User } from '../users/user.entity';
 import { Setting } from './setting.entity';
 
 /** Every entity, listed explicitly: no file-system discovery, so the same list works in tests, builds and the CLI. */
-export const ENTITIES = [User, ApiKey, Setting, ReleaseCheck, ReleaseCheckArtifact, ReleaseCheckReview];
+export const ENTITIES = [
+  User,
+  ApiKey,
+  Setting,
+  ReleaseCheck,
+  ReleaseCheckArtifact,
+  ReleaseCheckReview,
+  Monitor,
+  MonitorCheck,
+  CheckRollup,
+  TrackedValueReadingRecord,
+  Change,
+];

@@ -11,11 +11,16 @@ export const QUEUES = {
   releaseComparisons: 'release-check-comparisons',
 } as const;
 
+/** Monitor checks: one queue per region, so each region's workers take only their region's checks. */
+export const monitorCheckQueue = (region: string): string => `monitor-checks-${region}`;
+
 export const JOBS = {
   /** Capture one side of one artifact (page pair × viewport × revision). */
   captureSide: 'capture-side',
   /** Compare the two captured sides of one artifact. */
   compareArtifact: 'compare-artifact',
+  /** Check one monitor from one region, for one slot of its schedule (or on demand). */
+  checkMonitor: 'check-monitor',
 } as const;
 
 export interface CaptureSideJob {
@@ -29,6 +34,14 @@ export interface CompareArtifactJob {
   checkId: string;
   revision: number;
   artifactId: string;
+}
+
+export interface MonitorCheckJob {
+  monitorId: string;
+  region: string;
+  /** The slot (ISO time): when the check was due, or asked for. Its result is keyed by monitor, region and slot. */
+  scheduledFor: string;
+  trigger: 'scheduled' | 'manual';
 }
 
 /** Retries with exponential backoff; finished jobs are kept briefly for inspection, then dropped. */
@@ -49,6 +62,21 @@ export const captureJobOptions = (job: CaptureSideJob): JobOptions => ({
 export const compareJobOptions = (job: CompareArtifactJob): JobOptions => ({
   ...DEFAULT_JOB_OPTIONS,
   jobId: compareJobId(job),
+});
+
+export const monitorCheckJobId = (job: MonitorCheckJob): string =>
+  `check:${job.monitorId}:${job.region}:${Date.parse(job.scheduledFor)}`;
+
+/**
+ * A check is retried once, soon: a failed attempt means the worker could not record it (the page's own failures
+ * are results). Completed checks are not kept, so 170 checks a second do not fill Redis.
+ */
+export const monitorCheckJobOptions = (job: MonitorCheckJob): JobOptions => ({
+  attempts: 2,
+  backoff: { type: 'fixed', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: 1000,
+  jobId: monitorCheckJobId(job),
 });
 
 /** Bull's reason for failing a job whose worker died more often than it allows; no attempt is left after it. */

@@ -18,7 +18,7 @@ import {
   QUEUES,
 } from '../queues/jobs';
 import type { ArtifactFileName } from './dto/release-check-queries.dto';
-import { CaptureEngineProvider } from './capture-engine.provider';
+import { CaptureEngineProvider } from '../capture/capture-engine.provider';
 import {
   ReleaseCheckArtifact,
   type Side,
@@ -227,7 +227,8 @@ export class ReleaseCheckCollector {
       canonical: result.canonical,
       required_selector_found: result.required_selector_found,
       findings: result.findings,
-      axe_version: result.axe_version,
+      // Release-check captures always scan; only monitors ask the engine to skip it.
+      axe_version: result.axe_version ?? 'unknown',
       screenshot_key: screenshotKey,
       text_key: textKey,
       captured_at: capturedAt,

@@ -3,7 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { runsWorkers, servesHttp } from '../config/roles';
 import type { AppConfig } from '../config/app-config';
 import { QUEUES } from '../queues/jobs';
-import { CaptureEngineProvider } from './capture-engine.provider';
+import { CaptureModule } from '../capture/capture.module';
 import { ReleaseCheckCollector } from './release-check-collector';
 import { ReleaseCheckProcessor } from './release-check.processor';
 import { ReleaseCheckPresenter } from './release-check.presenter';
@@ -15,13 +15,15 @@ export class ReleaseChecksModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ReleaseChecksModule,
-      imports: [BullModule.registerQueue({ name: QUEUES.releaseCaptures }, { name: QUEUES.releaseComparisons })],
+      imports: [
+        BullModule.registerQueue({ name: QUEUES.releaseCaptures }, { name: QUEUES.releaseComparisons }),
+        CaptureModule,
+      ],
       controllers: servesHttp(config) ? [ReleaseChecksController] : [],
       providers: [
         ReleaseChecksService,
         ReleaseCheckPresenter,
         ReleaseCheckCollector,
-        CaptureEngineProvider,
         ...(runsWorkers(config) ? [ReleaseCheckProcessor] : []),
       ],
     };

@@ -1,8 +1,8 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import { assertPublicUrl, TargetNotPublicError } from '../../libs/net-guard';
 import type { SessionPrincipal } from '../common/auth/principal';
+import { assertPublicTarget } from '../common/targets/public-target';
 import { DomainError, NotFound } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -175,16 +175,8 @@ export class ReleaseChecksService {
 
   /** Both bases must resolve to public addresses (each navigation is checked again during capture). */
   private async assertTargetsPublic(request: NormalizedRequest): Promise<void> {
-    if (this.config.allowPrivateTargets) return;
     for (const field of ['production_url', 'preview_url'] as const) {
-      try {
-        await assertPublicUrl(request[field]);
-      } catch (error) {
-        if (!(error instanceof TargetNotPublicError)) throw error;
-        // Says what is wrong without echoing resolved addresses: no mapping of internal names through this API.
-        const message = `must be publicly reachable; ${error.host} is not a public address (${error.reason.replace(/_/g, ' ')})`;
-        throw new DomainError('target_not_public', `${field} ${message}`, { errors: [{ field, message }] });
-      }
+      await assertPublicTarget(request[field], field, this.config.allowPrivateTargets);
     }
   }
 

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RedisService } from '../redis/redis.module';
+import { Monitor } from '../monitors/entities/monitor.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
 
 const DAY_SECONDS = 24 * 3600;
@@ -52,6 +53,20 @@ export class UsageService implements OnApplicationShutdown {
   /** Release checks the user created this calendar month (UTC). */
   releaseChecksThisMonth(userId: string, at = new Date()): Promise<number> {
     return this.em.count(ReleaseCheck, { user: userId, createdAt: { $gte: startOfUtcMonth(at) } });
+  }
+
+  monitors(userId: string): Promise<number> {
+    return this.em.count(Monitor, { user: userId });
+  }
+
+  /** Monitor checks run this calendar month (UTC), from the hourly rollups (raw results may be pruned). */
+  async checksThisMonth(userId: string, at = new Date()): Promise<number> {
+    const [row] = await this.em.execute<{ total: string }[]>(
+      `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
+       join monitors m on m.id = r.monitor_id where m.user_id = ? and r.hour >= ?`,
+      [userId, startOfUtcMonth(at)],
+    );
+    return Number(row?.total ?? 0);
   }
 
   async flush(): Promise<void> {

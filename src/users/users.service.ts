@@ -112,9 +112,8 @@ export class UsersService implements OnApplicationBootstrap {
         limits: { ...planLimits(user.plan), requests_per_minute: this.config.rateLimitPerMinute },
       },
       usage: {
-        // Monitors and their checks do not exist in the service yet; they are counted here when they do.
-        monitors: 0,
-        checks_this_month: 0,
+        monitors: await this.usage.monitors(user.id),
+        checks_this_month: await this.usage.checksThisMonth(user.id),
         release_checks_this_month: await this.usage.releaseChecksThisMonth(user.id),
         api_requests_today: await this.usage.requestsToday(user.id),
       },

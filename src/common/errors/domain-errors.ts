@@ -22,6 +22,7 @@ export const PROBLEM_CODES = {
   rate_limited: { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
+  check_timed_out: { status: 503, title: 'The check did not finish in time' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

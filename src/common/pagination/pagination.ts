@@ -6,14 +6,20 @@ import { IntField } from '../validation/fields';
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
-/** `page` and `per_page` (default 20, at most 100). */
-export class PageQuery {
-  @IntField({ optional: true, min: 1, max: 1_000_000, default: 1, description: '1-based page number.' })
-  page: number = 1;
+/** The query class of a list whose pages hold at most `maxPerPage` items (100 for most lists, 500 for monitors). */
+export function PageQueryOf(maxPerPage: number, perPageDescription = 'Items per page.') {
+  class PageQueryDto {
+    @IntField({ optional: true, min: 1, max: 1_000_000, default: 1, description: '1-based page number.' })
+    page: number = 1;
 
-  @IntField({ optional: true, min: 1, max: MAX_PER_PAGE, default: DEFAULT_PER_PAGE, description: 'Items per page.' })
-  per_page: number = DEFAULT_PER_PAGE;
+    @IntField({ optional: true, min: 1, max: maxPerPage, default: DEFAULT_PER_PAGE, description: perPageDescription })
+    per_page: number = DEFAULT_PER_PAGE;
+  }
+  return PageQueryDto;
 }
+
+/** `page` and `per_page` (default 20, at most 100). */
+export class PageQuery extends PageQueryOf(MAX_PER_PAGE) {}
 
 export class PaginationDto {
   @ApiProperty({ type: 'integer' })

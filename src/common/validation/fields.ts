@@ -19,8 +19,12 @@ import {
   Max,
   Min,
   ValidateBy,
+  ValidateIf,
+  IsBoolean,
+  IsObject,
   ValidationOptions,
 } from 'class-validator';
+import { isValidCssSelector } from '../../../libs/page-check';
 
 /**
  * Composite field decorators: each declares a field's validation, conversion and OpenAPI schema once
@@ -29,19 +33,24 @@ import {
 
 interface FieldOptions {
   optional?: boolean;
+  /** `null` is a value of its own (e.g. "remove the keyword"); without this, a `null` is refused like any bad value. */
+  nullable?: boolean;
   description?: string;
 }
 
 function documented(options: FieldOptions, schema: ApiPropertyOptions): PropertyDecorator {
   const full = {
     ...schema,
+    ...(options.nullable ? { nullable: true } : {}),
     ...(options.description ? { description: options.description } : {}),
   };
   return options.optional ? ApiPropertyOptional(full) : ApiProperty(full);
 }
 
 function optionality(options: FieldOptions): PropertyDecorator[] {
-  return options.optional ? [IsOptional()] : [];
+  if (options.nullable) return [options.optional ? IsOptional() : ValidateIf((_, value) => value !== null)];
+  // IsOptional would let `null` through too; an optional field that is not nullable may only be left out.
+  return options.optional ? [ValidateIf((_, value) => value !== undefined)] : [];
 }
 
 /**
@@ -113,6 +122,41 @@ export function EnumArrayField(
     ArrayMinSize(1, { message: 'must hold at least one value' }),
     ArrayUnique((value: unknown) => value, { message: 'must not repeat a value' }),
     IsIn(values as string[], { each: true, message: `each value must be one of ${values.join(', ')}` }),
+  );
+}
+
+/** true or false; in a query string the words `true` and `false` are converted first. */
+export function BooleanField(options: FieldOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    documented(options, { type: 'boolean' }),
+    ...optionality(options),
+    Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    IsBoolean({ message: 'must be true or false' }),
+  );
+}
+
+/** One validated object of a class. */
+export function NestedField<T>(type: () => ClassConstructor<T>, options: FieldOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    documented(options, { type: () => type() }),
+    ...optionality(options),
+    IsObject({ message: 'must be an object' }),
+    ValidateNested(),
+    Type(type),
+  );
+}
+
+/** A CSS selector that the page parser can run; a selector it cannot is a 400, not a check that always fails. */
+export function CssSelectorField(options: FieldOptions & { description?: string } = {}): PropertyDecorator {
+  return applyDecorators(
+    TextField({ ...options, maxLength: 500 }),
+    ValidateBy({
+      name: 'isCssSelector',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && isValidCssSelector(value),
+        defaultMessage: () => 'must be a valid CSS selector',
+      },
+    }),
   );
 }
 
@@ -210,7 +254,11 @@ export function NestedArrayField<T>(
   options: FieldOptions & { minItems: number; maxItems: number },
 ): PropertyDecorator {
   return applyDecorators(
-    documented(options, { type: () => [itemType()], minItems: options.minItems, maxItems: options.maxItems }),
+    documented(options, {
+      type: () => [itemType()],
+      ...(options.minItems ? { minItems: options.minItems } : {}),
+      maxItems: options.maxItems,
+    }),
     ...optionality(options),
     IsArray({ message: 'must be an array' }),
     ArrayMinSize(options.minItems, { message: `must hold at least ${options.minItems} item(s)` }),
@@ -221,15 +269,22 @@ export function NestedArrayField<T>(
 }
 
 /** An array of short strings. */
-export function TextArrayField(options: FieldOptions & { maxItems: number; maxLength: number }): PropertyDecorator {
+export function TextArrayField(
+  options: FieldOptions & { maxItems: number; maxLength: number; minItems?: number; unique?: boolean },
+): PropertyDecorator {
+  const minItems = options.minItems ?? 0;
   return applyDecorators(
     documented(options, {
       type: 'array',
+      ...(minItems ? { minItems } : {}),
       maxItems: options.maxItems,
+      ...(options.unique ? { uniqueItems: true } : {}),
       items: { type: 'string', minLength: 1, maxLength: options.maxLength },
     }),
     ...optionality(options),
     IsArray({ message: 'must be an array' }),
+    ...(minItems ? [ArrayMinSize(minItems, { message: `must hold at least ${minItems} item(s)` })] : []),
+    ...(options.unique ? [ArrayUnique((value: unknown) => value, { message: 'must not repeat a value' })] : []),
     ArrayMaxSize(options.maxItems, { message: `must hold at most ${options.maxItems} items` }),
     IsString({ each: true, message: 'each value must be a string' }),
     IsStorableText({ each: true }),

@@ -1,0 +1,270 @@
+import { assertPublicUrl, TargetNotPublicError, type AssertPublicUrlOptions } from '../net-guard';
+import { extractBinary, extractContent, extractPlainText } from './extract';
+import type { CheckFailure, ExtractedContent, HttpCheckRequest, HttpCheckResult } from './types';
+
+const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; VigilMonitor/1)';
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** How the body is read: parsed as markup, taken as plain text, or only hashed. */
+type BodyKind = 'markup' | 'text' | 'binary';
+
+interface CheckContext {
+  request: HttpCheckRequest;
+  signal: AbortSignal;
+  started: number;
+}
+
+/** Where a failed check got to, for the result. */
+interface FailureDetails {
+  statusCode?: number | null;
+  finalUrl?: string | null;
+  content?: ExtractedContent | null;
+  /** Defaults to the time elapsed so far. */
+  responseTimeMs?: number;
+}
+
+/**
+ * Fetches `request.url` once, following redirects itself so every hop passes the SSRF guard, and judges the final
+ * response against the expectations. Page problems come back as a failed result; it does not throw for them.
+ */
+export async function checkHttp(request: HttpCheckRequest): Promise<HttpCheckResult> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), request.timeoutMs);
+  const context: CheckContext = { request, signal: controller.signal, started: performance.now() };
+  try {
+    return await runCheck(context);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
+  const { request } = context;
+  const fetched = await fetchFollowingRedirects(context);
+  if ('failure' in fetched) return fetched;
+  const { response, url } = fetched;
+  const statusCode = response.status;
+  const { statusMin, statusMax, keyword } = request.expectations;
+  const statusOk = statusCode >= statusMin && statusCode <= statusMax;
+  const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
+
+  let bytes: Uint8Array | null = null;
+  if (declaredTooLarge(response, maxBytes)) {
+    await discardBody(response);
+  } else {
+    try {
+      bytes = await readCapped(response, maxBytes);
+    } catch (error) {
+      return failed(context, ...describeError(error, context), { statusCode, finalUrl: url });
+    }
+  }
+
+  // A bad status says more than a large body, so it is reported first.
+  const statusMessage = `HTTP ${statusCode} is outside ${statusMin}–${statusMax}`;
+  if (bytes === null) {
+    if (!statusOk) return failed(context, 'status', statusMessage, { statusCode, finalUrl: url });
+    return failed(context, 'too_large', `response body exceeds ${maxBytes} bytes`, { statusCode, finalUrl: url });
+  }
+
+  // Measured before extraction: parsing a large page is our cost, not the site's response time.
+  const responseTimeMs = elapsedMs(context);
+  const content = extractBody(bytes, response.headers.get('content-type'), request);
+  const details = { statusCode, finalUrl: url, content, responseTimeMs };
+  if (!statusOk) return failed(context, 'status', statusMessage, details);
+  const selector = request.extract?.selector;
+  if (selector !== undefined && content.selectorMatched === false) {
+    return failed(context, 'selector_missing', `selector ${JSON.stringify(selector)} matched nothing`, details);
+  }
+  if (keyword !== undefined && !content.text.includes(keyword)) {
+    return failed(context, 'keyword_missing', `keyword ${JSON.stringify(keyword)} not found`, details);
+  }
+  return { ok: true, failure: null, message: null, ...details };
+}
+
+/** The final response and its URL, or a failed result. */
+async function fetchFollowingRedirects(
+  context: CheckContext,
+): Promise<{ response: Response; url: string } | HttpCheckResult> {
+  const { request, signal } = context;
+  const maxRedirects = request.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const guardOptions: AssertPublicUrlOptions = {
+    allowPrivate: request.allowPrivate,
+    lookup: request.lookup,
+    isAllowedAddress: request.isAllowedAddress,
+  };
+  let url = request.url;
+  for (let redirects = 0; ; redirects += 1) {
+    let response: Response;
+    try {
+      await untilAborted(assertPublicUrl(url, guardOptions), signal);
+      // fetch resolves the host again itself, so a DNS answer that changes after the guard is not caught here.
+      response = await fetch(url, {
+        redirect: 'manual',
+        signal,
+        headers: { 'user-agent': request.userAgent ?? DEFAULT_USER_AGENT, accept: ACCEPT },
+      });
+    } catch (error) {
+      const [failure, message] = describeError(error, context);
+      const hop = redirects > 0 ? `redirect to ${url}: ` : '';
+      return failed(context, failure, `${hop}${message}`, { finalUrl: url });
+    }
+
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) return { response, url };
+    await discardBody(response);
+    const details = { statusCode: response.status, finalUrl: url };
+    if (redirects >= maxRedirects) {
+      return failed(context, 'too_many_redirects', `more than ${maxRedirects} redirects`, details);
+    }
+    try {
+      url = new URL(location, url).href;
+    } catch {
+      return failed(context, 'network', `invalid redirect location ${JSON.stringify(location)}`, details);
+    }
+  }
+}
+
+/** Rejects with the abort reason as soon as `signal` aborts; DNS lookups in the guard take no signal of their own. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** An unread body must be cancelled, or it keeps its connection busy. */
+async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+function declaredTooLarge(response: Response, maxBytes: number): boolean {
+  // A compressed body's length says nothing certain about the decoded size the cap applies to.
+  if (response.headers.has('content-encoding')) return false;
+  const length = Number(response.headers.get('content-length'));
+  return Number.isFinite(length) && length > maxBytes;
+}
+
+/** The whole (decoded) body, or null as soon as it exceeds `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | null> {
+  if (response.body === null) return new Uint8Array();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function describeError(error: unknown, context: CheckContext): [CheckFailure, string] {
+  if (context.signal.aborted) return ['timeout', `no complete response within ${context.request.timeoutMs} ms`];
+  if (error instanceof TargetNotPublicError) {
+    // The guard's DNS lookup failing is a DNS failure, not a refusal.
+    return [error.reason === 'unresolvable' ? 'network' : 'target_not_public', error.message];
+  }
+  return ['network', networkMessage(error)];
+}
+
+/**
+ * undici reports "fetch failed" and puts the useful part (ECONNREFUSED, certificate errors...) in `cause`, sometimes
+ * as an AggregateError with one error per address tried. Read structurally: fetch errors can come from another realm
+ * (Jest's sandbox), where `instanceof Error` is false.
+ */
+function networkMessage(error: unknown): string {
+  const outer = errorText(error);
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const inner = cause === undefined ? '' : errorText(cause);
+  return inner === '' || inner === outer ? outer : `${outer}: ${inner}`;
+}
+
+function errorText(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return String(error);
+  const { message, code, errors } = error as { message?: unknown; code?: unknown; errors?: unknown };
+  if (typeof message === 'string' && message !== '') return message;
+  if (Array.isArray(errors) && errors.length > 0) return errorText(errors[0]);
+  return typeof code === 'string' ? code : 'unknown error';
+}
+
+function bodyKind(contentType: string | null): BodyKind {
+  const mime = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  // Servers that send no type mostly send HTML; parsing it as such is the useful guess.
+  if (mime === '' || mime === 'text/html' || mime === 'application/xhtml+xml') return 'markup';
+  if (mime === 'application/xml' || mime === 'text/xml' || mime.endsWith('+xml')) return 'markup';
+  if (mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json')) return 'text';
+  if (mime === 'application/javascript' || mime === 'application/ecmascript') return 'text';
+  return 'binary';
+}
+
+function extractBody(bytes: Uint8Array, contentType: string | null, request: HttpCheckRequest): ExtractedContent {
+  const kind = bodyKind(contentType);
+  if (kind === 'binary') return extractBinary(bytes, request.extract);
+  const text = decode(bytes, contentType, kind === 'markup');
+  return kind === 'markup' ? extractContent(text, request.extract) : extractPlainText(text, request.extract);
+}
+
+/**
+ * Decodes by byte order mark, then the Content-Type charset, then (for markup) a <meta> charset in the first 1024
+ * bytes as browsers do, else UTF-8. Unknown labels fall back to UTF-8; undecodable bytes become U+FFFD.
+ */
+function decode(bytes: Uint8Array, contentType: string | null, markup: boolean): string {
+  const label =
+    bomCharset(bytes) ??
+    /charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType ?? '')?.[1] ??
+    (markup ? metaCharset(bytes) : undefined) ??
+    'utf-8';
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label);
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
+  return decoder.decode(bytes);
+}
+
+function bomCharset(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  return undefined;
+}
+
+function metaCharset(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  return /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1];
+}
+
+function elapsedMs(context: CheckContext): number {
+  return Math.round(performance.now() - context.started);
+}
+
+function failed(
+  context: CheckContext,
+  failure: CheckFailure,
+  message: string,
+  details: FailureDetails = {},
+): HttpCheckResult {
+  return {
+    ok: false,
+    failure,
+    message,
+    statusCode: details.statusCode ?? null,
+    finalUrl: details.finalUrl ?? null,
+    responseTimeMs: details.responseTimeMs ?? elapsedMs(context),
+    content: details.content ?? null,
+  };
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { ChangeSummary, TextDiff } from '../../../libs/change-summary';
+import type { TrackedValueKind } from '../../../libs/page-check';
+import { Monitor } from '../../monitors/entities/monitor.entity';
+import { User } from '../../users/user.entity';
+
+export const CHANGE_KINDS = ['content', 'value'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export const CHANGE_FEEDBACK = ['useful', 'noise'] as const;
+export type ChangeFeedback = (typeof CHANGE_FEEDBACK)[number];
+
+export interface ValueChange {
+  name: string;
+  kind: TrackedValueKind;
+  before: string | null;
+  after: string | null;
+  before_amount: number | null;
+  after_amount: number | null;
+  currency: string | null;
+}
+
+/** A change of a monitored page: its watched text (kind content) or one tracked value (kind value). */
+@Entity({ tableName: 'changes' })
+@Index({ properties: ['user', 'archived', 'detectedAt'] })
+@Index({ properties: ['monitor', 'detectedAt'] })
+export class Change {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  /** The monitor's owner, kept here so "my changes, newest first" reads one index. */
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user: User;
+
+  @ManyToOne(() => Monitor, { deleteRule: 'cascade' })
+  monitor: Monitor;
+
+  @Property({ type: 'text' })
+  kind: ChangeKind;
+
+  @Property({ type: 'text' })
+  region: string;
+
+  /** The check that saw it; a retried check finds its change already recorded. */
+  @Property({ type: 'uuid' })
+  checkId: string;
+
+  @Property({ type: 'timestamptz' })
+  detectedAt: Date;
+
+  @Property({ type: 'json' })
+  summary: ChangeSummary;
+
+  @Property({ type: 'json', nullable: true })
+  diff: TextDiff | null = null;
+
+  @Property({ type: 'json', nullable: true })
+  value: ValueChange | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  beforeScreenshotKey: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  afterScreenshotKey: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  feedback: ChangeFeedback | null = null;
+
+  @Property({ type: 'boolean' })
+  archived: boolean & Opt = false;
+}

@@ -1,0 +1,131 @@
+import type { TrackedValueKind } from '../../../libs/page-check';
+import { PageQueryOf } from '../../common/pagination/pagination';
+import {
+  BooleanField,
+  CssSelectorField,
+  EnumField,
+  HttpUrlField,
+  IntField,
+  NestedArrayField,
+  NestedField,
+  TextArrayField,
+  TextField,
+} from '../../common/validation/fields';
+import { MONITOR_MODES, MONITOR_STATUSES, type MonitorMode, type MonitorStatus } from '../entities/monitor.entity';
+
+export const TRACKED_VALUE_KINDS = ['price', 'number', 'text'] as const;
+export const MAX_MONITORS_PER_PAGE = 500;
+
+/** Region names: a set of 1 to 20; whether each exists is the service's question (it knows REGIONS). */
+const RegionsField = (options: { optional?: boolean; description?: string }) =>
+  TextArrayField({ ...options, minItems: 1, maxItems: 20, maxLength: 50, unique: true });
+
+export class TrackedValueSpecDto {
+  @TextField({ maxLength: 100 })
+  name: string;
+
+  @CssSelectorField({ description: "A CSS selector; the first matching element's text is the value." })
+  selector: string;
+
+  @EnumField(TRACKED_VALUE_KINDS, 'TrackedValueKind')
+  kind: TrackedValueKind;
+}
+
+export class ExpectedStatusDto {
+  @IntField({ min: 100, max: 599 })
+  min: number;
+
+  @IntField({ min: 100, max: 599 })
+  max: number;
+}
+
+export class CreateMonitorDto {
+  @TextField({ maxLength: 200 })
+  name: string;
+
+  @HttpUrlField({ description: 'A public http(s) URL without credentials.' })
+  url: string;
+
+  @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
+  mode?: MonitorMode;
+
+  @IntField({ optional: true, min: 30, max: 86_400, description: 'Seconds between scheduled checks. Default 300.' })
+  interval_seconds?: number;
+
+  @IntField({
+    optional: true,
+    min: 1,
+    max: 120,
+    description: 'A check that takes longer fails with `timeout`. Default 30.',
+  })
+  timeout_seconds?: number;
+
+  @NestedField(() => ExpectedStatusDto, { optional: true })
+  expected_status?: ExpectedStatusDto;
+
+  @TextField({
+    optional: true,
+    maxLength: 500,
+    description: 'Text that must appear on the page (within `selector`, when set) for the check to pass.',
+  })
+  keyword?: string;
+
+  @CssSelectorField({
+    optional: true,
+    description: 'A CSS selector scoping the watched text; the check fails when nothing matches.',
+  })
+  selector?: string;
+
+  @RegionsField({ optional: true, description: 'Regions to check from; defaults to the first configured region.' })
+  regions?: string[];
+
+  @NestedArrayField(() => TrackedValueSpecDto, {
+    optional: true,
+    minItems: 0,
+    maxItems: 20,
+    description: 'Values captured on every check; a moved value is recorded as a change of kind `value`.',
+  })
+  tracked_values?: TrackedValueSpecDto[];
+}
+
+export class UpdateMonitorDto {
+  @TextField({ optional: true, maxLength: 200 })
+  name?: string;
+
+  @HttpUrlField({ optional: true, description: 'A public http(s) URL without credentials.' })
+  url?: string;
+
+  @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
+  mode?: MonitorMode;
+
+  @IntField({ optional: true, min: 30, max: 86_400 })
+  interval_seconds?: number;
+
+  @IntField({ optional: true, min: 1, max: 120 })
+  timeout_seconds?: number;
+
+  @NestedField(() => ExpectedStatusDto, { optional: true })
+  expected_status?: ExpectedStatusDto;
+
+  @TextField({ optional: true, nullable: true, maxLength: 500, description: '`null` removes the keyword.' })
+  keyword?: string | null;
+
+  @CssSelectorField({ optional: true, nullable: true, description: '`null` removes the selector.' })
+  selector?: string | null;
+
+  @NestedArrayField(() => TrackedValueSpecDto, { optional: true, minItems: 0, maxItems: 20 })
+  tracked_values?: TrackedValueSpecDto[];
+
+  @BooleanField({ optional: true, description: '`true` pauses scheduled checks; `false` resumes them.' })
+  paused?: boolean;
+}
+
+export class SetRegionsDto {
+  @RegionsField({})
+  regions: string[];
+}
+
+export class ListMonitorsQuery extends PageQueryOf(MAX_MONITORS_PER_PAGE, 'Monitors per page.') {
+  @EnumField(MONITOR_STATUSES, 'MonitorStatus', { optional: true, description: 'Only monitors with this status.' })
+  status?: MonitorStatus;
+}

@@ -1,0 +1,230 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { CheckFailure } from '../../../libs/page-check';
+import { PageOf } from '../../common/pagination/pagination';
+import { CHECK_TRIGGERS, type CheckTrigger } from '../entities/monitor-check.entity';
+import { MONITOR_MODES, MONITOR_STATUSES, type MonitorMode, type MonitorStatus } from '../entities/monitor.entity';
+import { ExpectedStatusDto, TrackedValueSpecDto, TRACKED_VALUE_KINDS } from './monitor-requests.dto';
+
+export const CHECK_FAILURES = [
+  'status',
+  'keyword_missing',
+  'selector_missing',
+  'timeout',
+  'network',
+  'target_not_public',
+  'too_many_redirects',
+  'too_large',
+] as const satisfies readonly CheckFailure[];
+export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
+export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
+export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
+export type BadgeStyle = (typeof BADGE_STYLES)[number];
+
+const nullableString = { type: 'string', nullable: true } as const;
+const nullableDateTime = { type: 'string', format: 'date-time', nullable: true } as const;
+
+export class MonitorDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string' })
+  name: string;
+
+  @ApiProperty({ type: 'string' })
+  url: string;
+
+  @ApiProperty({ enum: MONITOR_MODES, enumName: 'MonitorMode' })
+  mode: MonitorMode;
+
+  @ApiProperty({ type: 'integer' })
+  interval_seconds: number;
+
+  @ApiProperty({ type: 'integer' })
+  timeout_seconds: number;
+
+  @ApiProperty({ type: () => ExpectedStatusDto })
+  expected_status: ExpectedStatusDto;
+
+  @ApiProperty(nullableString)
+  keyword: string | null;
+
+  @ApiProperty(nullableString)
+  selector: string | null;
+
+  @ApiProperty({ type: 'string', isArray: true })
+  regions: string[];
+
+  @ApiProperty({ type: () => [TrackedValueSpecDto] })
+  tracked_values: TrackedValueSpecDto[];
+
+  @ApiProperty({ enum: MONITOR_STATUSES, enumName: 'MonitorStatus' })
+  status: MonitorStatus;
+
+  @ApiProperty({ type: 'boolean' })
+  paused: boolean;
+
+  @ApiProperty({ type: 'boolean' })
+  badge_enabled: boolean;
+
+  @ApiProperty({ ...nullableString, description: 'The public badge image, when enabled.' })
+  badge_url: string | null;
+
+  @ApiProperty(nullableDateTime)
+  last_checked_at: string | null;
+
+  @ApiProperty({ ...nullableDateTime, description: 'When the next scheduled check is due; null while paused.' })
+  next_check_at: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  updated_at: string;
+}
+
+export class MonitorListDto extends PageOf(MonitorDto, 'MonitorList') {}
+
+export class CheckResultDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  monitor_id: string;
+
+  @ApiProperty({ type: 'string' })
+  region: string;
+
+  @ApiProperty({ type: 'string', enum: CHECK_TRIGGERS })
+  trigger: CheckTrigger;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  checked_at: string;
+
+  @ApiProperty({ type: 'boolean', description: "Whether the check passed (the monitor's expectations were met)." })
+  ok: boolean;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  status_code: number | null;
+
+  @ApiProperty({ type: 'integer' })
+  response_time_ms: number;
+
+  @ApiProperty({ enum: CHECK_FAILURES, enumName: 'CheckFailure', nullable: true })
+  failure: CheckFailure | null;
+
+  @ApiProperty(nullableString)
+  message: string | null;
+
+  @ApiProperty({ ...nullableString, description: 'SHA-256 of the watched text.' })
+  content_hash: string | null;
+}
+
+export class CheckRunDto {
+  @ApiProperty({ type: () => MonitorDto })
+  monitor: MonitorDto;
+
+  @ApiProperty({ type: () => [CheckResultDto], description: 'One result per region.' })
+  results: CheckResultDto[];
+}
+
+export class UptimeFiguresDto {
+  @ApiProperty({ type: 'number', nullable: true, name: '24h' })
+  '24h': number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, name: '7d' })
+  '7d': number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, name: '30d' })
+  '30d': number | null;
+}
+
+export class CheckCountsDto {
+  @ApiProperty({ type: 'integer', name: '24h' })
+  '24h': number;
+
+  @ApiProperty({ type: 'integer', name: '7d' })
+  '7d': number;
+
+  @ApiProperty({ type: 'integer', name: '30d' })
+  '30d': number;
+}
+
+export class ResponseTimePointDto {
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'Start of the hour (or day) the point covers.',
+  })
+  t: string;
+
+  @ApiProperty({ type: 'number', description: 'Average response time of the checks in it.' })
+  ms: number;
+}
+
+export class UptimeDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  monitor_id: string;
+
+  @ApiProperty({ ...nullableString, description: 'The region the figures are for; null for all regions together.' })
+  region: string | null;
+
+  @ApiProperty({
+    type: () => UptimeFiguresDto,
+    description: 'Percentage of passed checks (0 to 100); null without checks in the window.',
+  })
+  uptime: UptimeFiguresDto;
+
+  @ApiProperty({ type: () => CheckCountsDto })
+  checks: CheckCountsDto;
+
+  @ApiProperty({ enum: UPTIME_WINDOWS, enumName: 'UptimeWindow' })
+  history: UptimeWindow;
+
+  @ApiProperty({
+    type: () => [ResponseTimePointDto],
+    description: 'Oldest first; hours or days without checks are left out.',
+  })
+  response_times: ResponseTimePointDto[];
+}
+
+export class BadgeDto {
+  @ApiProperty({ type: 'boolean' })
+  enabled: boolean;
+
+  @ApiProperty({
+    type: 'string',
+    description: "The public SVG; anyone with the URL can read the monitor's name and status.",
+  })
+  url: string;
+}
+
+export class TrackedValueDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  monitor_id: string;
+
+  @ApiProperty({ type: 'string' })
+  name: string;
+
+  @ApiProperty({ enum: TRACKED_VALUE_KINDS, enumName: 'TrackedValueKind' })
+  kind: (typeof TRACKED_VALUE_KINDS)[number];
+
+  @ApiProperty({ ...nullableString, description: "The element's text; null when the selector matched nothing." })
+  raw: string | null;
+
+  @ApiProperty({ type: 'number', nullable: true })
+  amount: number | null;
+
+  @ApiProperty({ ...nullableString, description: 'ISO 4217 code, for prices whose currency is recognised.' })
+  currency: string | null;
+
+  @ApiProperty({ type: 'string' })
+  region: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  captured_at: string;
+}
+
+export class TrackedValueListDto extends PageOf(TrackedValueDto, 'TrackedValueList') {}

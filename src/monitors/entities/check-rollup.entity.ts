@@ -1,0 +1,27 @@
+import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Monitor } from './monitor.entity';
+
+/**
+ * Checks per monitor, region and hour, kept when raw results are pruned: uptime and response-time history read
+ * at most 720 of these per monitor and region for 30 days, however many checks ran.
+ */
+@Entity({ tableName: 'monitor_check_rollups' })
+export class CheckRollup {
+  @ManyToOne(() => Monitor, { primary: true, deleteRule: 'cascade' })
+  monitor: Monitor;
+
+  @PrimaryKey({ type: 'text' })
+  region: string;
+
+  @PrimaryKey({ type: 'timestamptz' })
+  hour: Date;
+
+  @Property({ type: 'integer' })
+  checks: number;
+
+  @Property({ type: 'integer' })
+  passed: number;
+
+  @Property({ type: 'bigint' })
+  responseMsSum: string;
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { ArrayType, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
+import { User } from '../../users/user.entity';
+
+export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+export const MONITOR_MODES = ['http', 'browser'] as const;
+export type MonitorMode = (typeof MONITOR_MODES)[number];
+
+/** Each region's latest verdict; the monitor's status is derived from it. */
+export type RegionStatus = Record<string, 'up' | 'down'>;
+
+@Entity({ tableName: 'monitors' })
+@Index({ properties: ['user', 'createdAt'] })
+// The scheduler's scan: due, unpaused monitors in due order.
+@Index({
+  name: 'monitors_due_index',
+  expression: 'create index "monitors_due_index" on "monitors" ("next_check_at") where not "paused"',
+})
+export class Monitor {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user: User;
+
+  @Property({ type: 'text' })
+  name: string;
+
+  @Property({ type: 'text' })
+  url: string;
+
+  @Property({ type: 'text' })
+  mode: MonitorMode & Opt = 'http';
+
+  @Property({ type: 'integer' })
+  intervalSeconds: number & Opt = 300;
+
+  @Property({ type: 'integer' })
+  timeoutSeconds: number & Opt = 30;
+
+  @Property({ type: 'integer' })
+  expectedStatusMin: number & Opt = 200;
+
+  @Property({ type: 'integer' })
+  expectedStatusMax: number & Opt = 399;
+
+  @Property({ type: 'text', nullable: true })
+  keyword: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  selector: string | null = null;
+
+  @Property({ type: ArrayType, columnType: 'text[]' })
+  regions: string[];
+
+  @Property({ type: 'json' })
+  trackedValues: TrackedValueSpec[] & Opt = [];
+
+  @Property({ type: 'text' })
+  status: MonitorStatus & Opt = 'pending';
+
+  @Property({ type: 'boolean' })
+  paused: boolean & Opt = false;
+
+  @Property({ type: 'json' })
+  regionStatus: RegionStatus & Opt = {};
+
+  /** The public badge's unguessable token; null while the badge is disabled. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  badgeToken: string | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastCheckedAt: Date | null = null;
+
+  /** When the scheduler enqueues the next check; null while paused. */
+  @Property({ type: 'timestamptz', nullable: true })
+  nextCheckAt: Date | null = null;
+
+  /** The watched text as last seen by a passing check: the "before" of the next change. */
+  @Property({ type: 'text', nullable: true, lazy: true })
+  contentText: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  contentHash: string | null = null;
+
+  /** Browser mode: the screenshot of the last passing check, the "before" image of the next change. */
+  @Property({ type: 'text', nullable: true })
+  screenshotKey: string | null = null;
+
+  /** The latest reading of each tracked value, by name: the "before" of the next value change. */
+  @Property({ type: 'json' })
+  trackedState: Record<string, TrackedValueReading> & Opt = {};
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+}

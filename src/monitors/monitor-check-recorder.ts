@@ -1,0 +1,241 @@
+import { LockMode } from '@mikro-orm/core';
+import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  type ChangeSummary,
+  diffText,
+  heuristicSummary,
+  isEmptyDiff,
+  summarizeChange,
+  type TextDiff,
+  valueChangeSummary,
+} from '../../libs/change-summary';
+import type { ExtractedContent } from '../../libs/page-check';
+import { ArtifactStore } from '../artifacts/artifact-store';
+import { Change } from '../changes/entities/change.entity';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { MonitorCheckJob } from '../queues/jobs';
+import { MonitorCheck } from './entities/monitor-check.entity';
+import { Monitor, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
+import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
+import { MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
+
+/** A content change prepared before the monitor's row is locked: the summary may take a model's seconds. */
+interface ContentChangeDraft {
+  beforeHash: string;
+  diff: TextDiff;
+  summary: ChangeSummary;
+}
+
+/**
+ * Runs a check job and records what it saw: the result, the hourly rollup, the monitor's status, tracked-value
+ * readings and any changes, in one transaction holding the monitor's row lock. Checks of one monitor from several
+ * regions therefore see each other's content in order, and a retried job finds its result and records nothing twice.
+ */
+@Injectable()
+export class MonitorCheckRecorder {
+  private readonly logger = new Logger(MonitorCheckRecorder.name);
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly runner: MonitorCheckRunner,
+    private readonly store: ArtifactStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Runs the job's check unless it is moot; returns the recorded result's id, or null when nothing was due. */
+  async run(job: MonitorCheckJob): Promise<string | null> {
+    const em = this.orm.em.fork();
+    const scheduledFor = new Date(job.scheduledFor);
+    const monitor = await em.findOne(Monitor, { id: job.monitorId }, { populate: ['contentText'] });
+    if (!monitor) return null;
+    if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) return null;
+    const recorded = await em.findOne(MonitorCheck, { monitor, region: job.region, scheduledFor }, { fields: ['id'] });
+    if (recorded) return recorded.id;
+
+    const checkedAt = new Date();
+    const observation = await this.runner.observe(monitor);
+    const content = observation.ok ? observation.content : null;
+    const contentMoved = content !== null && content.contentHash !== monitor.contentHash;
+    const draft = contentMoved && monitor.contentHash !== null ? await this.draft(monitor, content) : null;
+    // Files before the rows that name them; only a screenshot that may become a change's "after" is kept.
+    const screenshotKey = contentMoved && observation.screenshot ? `monitors/${monitor.id}/${randomUUID()}.png` : null;
+    if (screenshotKey && observation.screenshot) await this.store.put(screenshotKey, observation.screenshot);
+
+    return this.orm.em.fork().transactional(async (tx) => {
+      const locked = await tx.findOneOrFail(
+        Monitor,
+        { id: monitor.id },
+        { populate: ['contentText'], lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      const again = await tx.findOne(MonitorCheck, { monitor: locked, region: job.region, scheduledFor });
+      if (again) return again.id;
+
+      const check = tx.create(MonitorCheck, {
+        monitor: locked,
+        region: job.region,
+        trigger: job.trigger,
+        scheduledFor,
+        checkedAt,
+        ok: observation.ok,
+        statusCode: observation.statusCode,
+        responseTimeMs: observation.responseTimeMs,
+        failure: observation.failure,
+        message: observation.message,
+        contentHash: observation.content?.contentHash ?? null,
+      });
+      await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
+      this.updateStatus(locked, job.region, observation.ok, checkedAt);
+      if (content) {
+        this.recordContent(tx, locked, check, content, draft, screenshotKey);
+        this.recordTrackedValues(tx, locked, check, content);
+      }
+      await tx.flush();
+      return check.id;
+    });
+  }
+
+  private async draft(monitor: Monitor, content: ExtractedContent): Promise<ContentChangeDraft | null> {
+    const diff = diffText(monitor.contentText ?? '', content.text);
+    const summary = await summarizeChange(diff, {
+      ...(this.config.summaryApiUrl
+        ? {
+            llm: {
+              url: this.config.summaryApiUrl,
+              model: this.config.summaryModel,
+              timeoutMs: 20_000,
+              ...(this.config.summaryApiKey ? { apiKey: this.config.summaryApiKey } : {}),
+            },
+          }
+        : {}),
+      onLlmError: (error) => this.logger.warn({ err: error }, 'the summary endpoint failed; heuristic summary used'),
+    });
+    return summary && monitor.contentHash ? { beforeHash: monitor.contentHash, diff, summary } : null;
+  }
+
+  private async addToRollup(
+    tx: EntityManager,
+    monitorId: string,
+    region: string,
+    checkedAt: Date,
+    observation: PageObservation,
+  ): Promise<void> {
+    await tx.execute(
+      `insert into monitor_check_rollups (monitor_id, region, hour, checks, passed, response_ms_sum)
+       values (?, ?, date_trunc('hour', ?::timestamptz), 1, ?, ?)
+       on conflict (monitor_id, region, hour) do update set
+         checks = monitor_check_rollups.checks + 1,
+         passed = monitor_check_rollups.passed + excluded.passed,
+         response_ms_sum = monitor_check_rollups.response_ms_sum + excluded.response_ms_sum`,
+      [monitorId, region, checkedAt.toISOString(), observation.ok ? 1 : 0, observation.responseTimeMs],
+      'run',
+    );
+  }
+
+  /** Down when any region's latest check failed, up when one passed and none failed, pending before any. */
+  private updateStatus(monitor: Monitor, region: string, ok: boolean, checkedAt: Date): void {
+    const regionStatus: RegionStatus = {};
+    for (const name of monitor.regions) {
+      const latest = name === region ? (ok ? 'up' : 'down') : monitor.regionStatus[name];
+      if (latest) regionStatus[name] = latest;
+    }
+    const verdicts = Object.values(regionStatus);
+    const derived: MonitorStatus = verdicts.includes('down') ? 'down' : verdicts.includes('up') ? 'up' : 'pending';
+    monitor.regionStatus = regionStatus;
+    monitor.status = monitor.paused ? 'paused' : derived;
+    if (!monitor.lastCheckedAt || monitor.lastCheckedAt < checkedAt) monitor.lastCheckedAt = checkedAt;
+  }
+
+  private recordContent(
+    tx: EntityManager,
+    monitor: Monitor,
+    check: MonitorCheck,
+    content: ExtractedContent,
+    draft: ContentChangeDraft | null,
+    screenshotKey: string | null,
+  ): void {
+    if (content.contentHash === monitor.contentHash) return;
+    if (monitor.contentHash !== null) {
+      // Another region's check may have moved the content since the draft: then diff against what is stored now.
+      const diff =
+        draft?.beforeHash === monitor.contentHash ? draft.diff : diffText(monitor.contentText ?? '', content.text);
+      if (!isEmptyDiff(diff)) {
+        const summary = draft?.beforeHash === monitor.contentHash ? draft.summary : null;
+        tx.create(Change, {
+          user: monitor.user,
+          monitor,
+          kind: 'content',
+          region: check.region,
+          checkId: check.id,
+          detectedAt: check.checkedAt,
+          summary: summary ?? { text: heuristicSummary(diff), source: 'heuristic' },
+          diff,
+          beforeScreenshotKey: monitor.screenshotKey,
+          afterScreenshotKey: screenshotKey,
+        });
+      }
+    }
+    monitor.contentText = content.text;
+    monitor.contentHash = content.contentHash;
+    if (screenshotKey) monitor.screenshotKey = screenshotKey;
+  }
+
+  private recordTrackedValues(
+    tx: EntityManager,
+    monitor: Monitor,
+    check: MonitorCheck,
+    content: ExtractedContent,
+  ): void {
+    if (!content.trackedValues.length) return;
+    const state = { ...monitor.trackedState };
+    for (const reading of content.trackedValues) {
+      tx.create(TrackedValueReadingRecord, {
+        monitor,
+        checkId: check.id,
+        name: reading.name,
+        kind: reading.kind,
+        raw: reading.raw,
+        amount: reading.amount,
+        currency: reading.currency,
+        region: check.region,
+        capturedAt: check.checkedAt,
+      });
+      const previous = state[reading.name];
+      if (previous && previous.kind === reading.kind && previous.raw !== reading.raw) {
+        const value = {
+          name: reading.name,
+          kind: reading.kind,
+          before: previous.raw,
+          after: reading.raw,
+          before_amount: previous.amount,
+          after_amount: reading.amount,
+          currency: reading.currency ?? previous.currency,
+        };
+        tx.create(Change, {
+          user: monitor.user,
+          monitor,
+          kind: 'value',
+          region: check.region,
+          checkId: check.id,
+          detectedAt: check.checkedAt,
+          summary: {
+            text: valueChangeSummary({
+              name: value.name,
+              kind: value.kind,
+              before: value.before,
+              after: value.after,
+              beforeAmount: value.before_amount,
+              afterAmount: value.after_amount,
+              currency: value.currency,
+            }),
+            source: 'heuristic',
+          },
+          value,
+        });
+      }
+      state[reading.name] = reading;
+    }
+    monitor.trackedState = state;
+  }
+}

@@ -1,0 +1,34 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
+import type { Job } from 'bull';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { JOBS, type MonitorCheckJob } from '../queues/jobs';
+import { MonitorCheckRecorder } from './monitor-check-recorder';
+import { MonitorQueues } from './monitor-queues';
+
+/** Takes the check jobs of this worker's regions (WORKER_REGIONS) and hands them to the recorder. */
+@Injectable()
+export class MonitorCheckProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(MonitorCheckProcessor.name);
+
+  constructor(
+    private readonly queues: MonitorQueues,
+    private readonly recorder: MonitorCheckRecorder,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const region of this.config.workerRegions) {
+      this.queues
+        .queue(region)
+        .process(JOBS.checkMonitor, this.config.checkConcurrency, (job: Job<MonitorCheckJob>) =>
+          this.recorder.run(job.data),
+        )
+        .catch((error: unknown) => this.logger.warn({ err: error }, `monitor checks in ${region} stopped`));
+    }
+  }
+
+  /** Stop taking checks and let running ones finish before the database and browser close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.config.workerRegions.map((region) => this.queues.queue(region).close()));
+  }
+}

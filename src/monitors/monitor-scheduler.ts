@@ -1,0 +1,137 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MonitorQueues } from './monitor-queues';
+
+/** Due monitors claimed per statement; a tick repeats until none are left. */
+const CLAIM_BATCH = 1000;
+const PRUNE_INTERVAL_MS = 10 * 60_000;
+const PRUNE_BATCH = 10_000;
+/** Rollups outlive raw results: a year of uptime history. */
+const ROLLUP_RETENTION_DAYS = 400;
+
+interface ClaimedSlot {
+  id: string;
+  regions: string[];
+  scheduled_for: Date;
+  on_time: boolean;
+}
+
+/**
+ * Enqueues due monitor checks. Each tick claims due monitors with `FOR UPDATE SKIP LOCKED` and moves their
+ * `next_check_at` on in the same transaction as the enqueue, so schedulers running side by side never claim a slot
+ * twice. A crash between enqueue and commit re-claims the same slot, whose deterministic job id and result key make
+ * the second enqueue harmless. Monitors overdue by more than an interval (the scheduler was down) are not checked in
+ * one burst: they get a fresh slot spread over their next interval.
+ */
+@Injectable()
+export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MonitorScheduler.name);
+  private ticking = false;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly queues: MonitorQueues,
+    private readonly registry: SchedulerRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.registry.addInterval(
+      'monitor-schedule',
+      setInterval(() => void this.tick(), this.config.schedulerTickMs),
+    );
+    this.registry.addInterval(
+      'monitor-prune',
+      setInterval(() => void this.prune(), PRUNE_INTERVAL_MS),
+    );
+  }
+
+  onApplicationShutdown(): void {
+    for (const name of ['monitor-schedule', 'monitor-prune']) {
+      if (this.registry.doesExist('interval', name)) this.registry.deleteInterval(name);
+    }
+  }
+
+  /** One pass: enqueues every slot due now. Returns how many checks were enqueued. */
+  async tick(): Promise<number> {
+    if (this.ticking) return 0;
+    this.ticking = true;
+    let enqueued = 0;
+    try {
+      for (;;) {
+        const { claimed, checks } = await this.claimAndEnqueue();
+        enqueued += checks;
+        if (claimed < CLAIM_BATCH) break;
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not enqueue due monitor checks; the next tick retries');
+    } finally {
+      this.ticking = false;
+    }
+    return enqueued;
+  }
+
+  private async claimAndEnqueue(): Promise<{ claimed: number; checks: number }> {
+    return this.orm.em.fork().transactional(async (tx) => {
+      const slots = await tx.execute<ClaimedSlot[]>(
+        `with due as (
+           select id, next_check_at from monitors
+           where not paused and next_check_at <= now()
+           order by next_check_at
+           limit ${CLAIM_BATCH}
+           for update skip locked
+         )
+         update monitors m set next_check_at = case
+             when due.next_check_at + make_interval(secs => m.interval_seconds) > now()
+               then due.next_check_at + make_interval(secs => m.interval_seconds)
+             else now() + make_interval(secs => m.interval_seconds * random())
+           end
+         from due where m.id = due.id
+         returning m.id, m.regions, due.next_check_at as scheduled_for,
+           due.next_check_at > now() - make_interval(secs => m.interval_seconds) as on_time`,
+        [],
+        'all',
+      );
+      const checks = slots
+        .filter((slot) => slot.on_time)
+        .flatMap((slot) =>
+          slot.regions
+            .filter((region) => this.config.regions.includes(region))
+            .map((region) => ({
+              monitorId: slot.id,
+              region,
+              scheduledFor: new Date(slot.scheduled_for).toISOString(),
+              trigger: 'scheduled' as const,
+            })),
+        );
+      // Enqueued before the commit: if Redis refuses, the claim rolls back and the next tick tries again.
+      await this.queues.enqueue(checks);
+      return { claimed: slots.length, checks: checks.length };
+    });
+  }
+
+  /** Deletes raw results past the retention and old rollups, in batches that never hold long locks. */
+  async prune(): Promise<void> {
+    try {
+      const em = this.orm.em.fork();
+      for (;;) {
+        const result = await em.execute<{ affectedRows?: number }>(
+          `delete from monitor_checks where ctid in (
+             select ctid from monitor_checks where checked_at < now() - make_interval(days => ?) limit ${PRUNE_BATCH})`,
+          [this.config.checkRetentionDays],
+          'run',
+        );
+        if ((result.affectedRows ?? 0) < PRUNE_BATCH) break;
+      }
+      await em.execute(
+        `delete from monitor_check_rollups where hour < now() - make_interval(days => ${ROLLUP_RETENTION_DAYS})`,
+        [],
+        'run',
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not prune old check results');
+    }
+  }
+}

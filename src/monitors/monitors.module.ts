@@ -1,0 +1,46 @@
+import { BullModule, getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import type { AppConfig } from '../config/app-config';
+import { runsScheduler, runsWorkers, servesHttp } from '../config/roles';
+import { monitorCheckQueue } from '../queues/jobs';
+import { CaptureModule } from '../capture/capture.module';
+import { BadgesController } from './badges.controller';
+import { MonitorCheckProcessor } from './monitor-check.processor';
+import { MonitorCheckRecorder } from './monitor-check-recorder';
+import { MonitorCheckRunner } from './monitor-check-runner';
+import { MonitorQueues } from './monitor-queues';
+import { MonitorScheduler } from './monitor-scheduler';
+import { MonitorsController } from './monitors.controller';
+import { MonitorsService } from './monitors.service';
+import { UptimeReader } from './uptime-reader';
+
+@Module({})
+export class MonitorsModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: MonitorsModule,
+      imports: [
+        BullModule.registerQueue(...config.regions.map((region) => ({ name: monitorCheckQueue(region) }))),
+        CaptureModule,
+        ...(runsScheduler(config) ? [ScheduleModule.forRoot()] : []),
+      ],
+      controllers: servesHttp(config) ? [MonitorsController, BadgesController] : [],
+      providers: [
+        MonitorsService,
+        {
+          provide: MonitorQueues,
+          useFactory: (...queues: Queue[]) => new MonitorQueues(config.regions, queues),
+          inject: config.regions.map((region) => getQueueToken(monitorCheckQueue(region))),
+        },
+        UptimeReader,
+        MonitorCheckRunner,
+        MonitorCheckRecorder,
+        ...(runsWorkers(config) ? [MonitorCheckProcessor] : []),
+        ...(runsScheduler(config) ? [MonitorScheduler] : []),
+      ],
+      exports: [MonitorsService],
+    };
+  }
+}

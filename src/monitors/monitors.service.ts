@@ -1,0 +1,250 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { makeBadge } from 'badge-maker';
+import { DomainError, NotFound, ValidationFailed } from '../common/errors/domain-errors';
+import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
+import { assertPublicTarget } from '../common/targets/public-target';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { MonitorCheckJob } from '../queues/jobs';
+import type { BadgeStyle, BadgeDto, CheckRunDto, MonitorDto, TrackedValueDto, UptimeDto } from './dto/monitor.dto';
+import type { TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
+import type {
+  CreateMonitorDto,
+  ExpectedStatusDto,
+  ListMonitorsQuery,
+  UpdateMonitorDto,
+} from './dto/monitor-requests.dto';
+import { MonitorCheck } from './entities/monitor-check.entity';
+import { Monitor, type MonitorStatus } from './entities/monitor.entity';
+import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
+import { badgePath, MonitorPresenter } from './monitor.presenter';
+import { MonitorQueues } from './monitor-queues';
+import { UptimeReader } from './uptime-reader';
+
+/** A new or resumed monitor's first check comes within this, spread at random: never a burst. */
+const FIRST_CHECK_SPREAD_MS = 60_000;
+/** A check-now waits for its results this long beyond the monitor's own timeout. */
+const CHECK_NOW_GRACE_MS = 15_000;
+const CHECK_NOW_POLL_MS = 100;
+
+const BADGE_LOOK: Record<MonitorStatus, { message: string; color: string }> = {
+  up: { message: 'up', color: 'brightgreen' },
+  down: { message: 'down', color: 'red' },
+  paused: { message: 'paused', color: 'lightgrey' },
+  pending: { message: 'pending', color: 'grey' },
+};
+
+@Injectable()
+export class MonitorsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly queues: MonitorQueues,
+    private readonly uptimeReader: UptimeReader,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(userId: string, query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
+    const { offset, limit } = pageWindow(query);
+    const [monitors, total] = await this.em.findAndCount(
+      Monitor,
+      { user: userId, ...(query.status ? { status: query.status } : {}) },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit },
+    );
+    return pageOf(monitors.map(MonitorPresenter.monitor), total, query);
+  }
+
+  async create(userId: string, body: CreateMonitorDto): Promise<MonitorDto> {
+    const regions = this.knownRegions(body.regions ?? [this.config.regions[0]]);
+    this.assertStatusRange(body.expected_status);
+    await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
+    const monitor = this.em.create(Monitor, {
+      user: userId,
+      name: body.name,
+      url: body.url,
+      regions,
+      ...(body.mode ? { mode: body.mode } : {}),
+      ...(body.interval_seconds ? { intervalSeconds: body.interval_seconds } : {}),
+      ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
+      ...(body.expected_status
+        ? { expectedStatusMin: body.expected_status.min, expectedStatusMax: body.expected_status.max }
+        : {}),
+      keyword: body.keyword ?? null,
+      selector: body.selector ?? null,
+      trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
+    });
+    monitor.nextCheckAt = this.firstCheckAt(monitor);
+    await this.em.flush();
+    return MonitorPresenter.monitor(monitor);
+  }
+
+  async get(userId: string, id: string): Promise<MonitorDto> {
+    return MonitorPresenter.monitor(await this.owned(userId, id));
+  }
+
+  async update(userId: string, id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
+    const monitor = await this.owned(userId, id);
+    this.assertStatusRange(body.expected_status);
+    if (body.url !== undefined) {
+      await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
+      monitor.url = body.url;
+    }
+    if (body.name !== undefined) monitor.name = body.name;
+    if (body.mode !== undefined) monitor.mode = body.mode;
+    if (body.timeout_seconds !== undefined) monitor.timeoutSeconds = body.timeout_seconds;
+    if (body.expected_status !== undefined) {
+      monitor.expectedStatusMin = body.expected_status.min;
+      monitor.expectedStatusMax = body.expected_status.max;
+    }
+    if (body.keyword !== undefined) monitor.keyword = body.keyword;
+    if (body.selector !== undefined) monitor.selector = body.selector;
+    if (body.tracked_values !== undefined) monitor.trackedValues = this.trackedValueSpecs(body.tracked_values);
+    if (body.interval_seconds !== undefined && body.interval_seconds !== monitor.intervalSeconds) {
+      monitor.intervalSeconds = body.interval_seconds;
+      if (!monitor.paused) monitor.nextCheckAt = this.firstCheckAt(monitor);
+    }
+    if (body.paused === true && !monitor.paused) {
+      monitor.paused = true;
+      monitor.status = 'paused';
+      monitor.nextCheckAt = null;
+    } else if (body.paused === false && monitor.paused) {
+      monitor.paused = false;
+      monitor.status = 'pending';
+      monitor.regionStatus = {};
+      monitor.nextCheckAt = this.firstCheckAt(monitor);
+    }
+    await this.em.flush();
+    return MonitorPresenter.monitor(monitor);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    const deleted = await this.em.nativeDelete(Monitor, { id, user: userId });
+    if (!deleted) throw new NotFound('Monitor');
+  }
+
+  async setRegions(userId: string, id: string, regions: string[]): Promise<MonitorDto> {
+    const monitor = await this.owned(userId, id);
+    monitor.regions = this.knownRegions(regions);
+    monitor.regionStatus = Object.fromEntries(
+      Object.entries(monitor.regionStatus).filter(([region]) => monitor.regions.includes(region)),
+    );
+    await this.em.flush();
+    return MonitorPresenter.monitor(monitor);
+  }
+
+  /**
+   * Checks now in every region of the monitor, through the regions' workers, and waits for the results: the API
+   * process need not run checks itself, and a region's check runs where that region's workers are.
+   */
+  async checkNow(userId: string, id: string): Promise<CheckRunDto> {
+    const monitor = await this.owned(userId, id);
+    const scheduledFor = new Date().toISOString();
+    const jobs: MonitorCheckJob[] = monitor.regions.map((region) => ({
+      monitorId: monitor.id,
+      region,
+      scheduledFor,
+      trigger: 'manual',
+    }));
+    await this.queues.enqueue(jobs);
+    const deadline = Date.now() + monitor.timeoutSeconds * 1000 + CHECK_NOW_GRACE_MS;
+    for (;;) {
+      const results = await this.em
+        .fork()
+        .find(
+          MonitorCheck,
+          { monitor: monitor.id, scheduledFor: new Date(scheduledFor) },
+          { orderBy: { region: 'asc' } },
+        );
+      if (results.length === jobs.length) {
+        const current = await this.em.fork().findOneOrFail(Monitor, { id: monitor.id });
+        return { monitor: MonitorPresenter.monitor(current), results: results.map(MonitorPresenter.check) };
+      }
+      if (Date.now() > deadline) {
+        const missing = jobs.filter((job) => !results.some((result) => result.region === job.region));
+        throw new DomainError(
+          'check_timed_out',
+          `No worker finished the check in ${missing.map((job) => job.region).join(', ')} in time; it stays queued and its result will be recorded.`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, CHECK_NOW_POLL_MS));
+    }
+  }
+
+  async uptime(userId: string, id: string, query: UptimeQuery): Promise<UptimeDto> {
+    const monitor = await this.owned(userId, id);
+    if (query.region !== undefined && !monitor.regions.includes(query.region)) {
+      throw ValidationFailed.field('region', `must be one of the monitor's regions: ${monitor.regions.join(', ')}`);
+    }
+    return this.uptimeReader.read(monitor.id, query.region ?? null, query.history ?? '24h');
+  }
+
+  async enableBadge(userId: string, id: string): Promise<BadgeDto> {
+    const monitor = await this.owned(userId, id);
+    monitor.badgeToken ??= randomBytes(18).toString('base64url');
+    await this.em.flush();
+    return { enabled: true, url: badgePath(monitor.badgeToken) };
+  }
+
+  async disableBadge(userId: string, id: string): Promise<void> {
+    const monitor = await this.owned(userId, id);
+    monitor.badgeToken = null;
+    await this.em.flush();
+  }
+
+  /** The SVG of an enabled badge, in shields.io's look. */
+  async badgeImage(token: string, style: BadgeStyle = 'flat'): Promise<string> {
+    const monitor = await this.em.findOne(Monitor, { badgeToken: token }, { fields: ['name', 'status'] });
+    if (!monitor) throw new NotFound('Badge');
+    const look = BADGE_LOOK[monitor.status as MonitorStatus];
+    const label = monitor.name.length > 40 ? `${monitor.name.slice(0, 39)}…` : monitor.name;
+    return makeBadge({ label, message: look.message, color: look.color, style });
+  }
+
+  async trackedValues(userId: string, id: string, query: TrackedValuesQuery): Promise<Page<TrackedValueDto>> {
+    const monitor = await this.owned(userId, id);
+    const { offset, limit } = pageWindow(query);
+    const [readings, total] = await this.em.findAndCount(
+      TrackedValueReadingRecord,
+      { monitor, ...(query.name ? { name: query.name } : {}) },
+      { orderBy: { capturedAt: 'desc', name: 'asc' }, offset, limit },
+    );
+    return pageOf(readings.map(MonitorPresenter.reading), total, query);
+  }
+
+  async owned(userId: string, id: string): Promise<Monitor> {
+    const monitor = await this.em.findOne(Monitor, { id, user: userId });
+    if (!monitor) throw new NotFound('Monitor');
+    return monitor;
+  }
+
+  private knownRegions(regions: string[]): string[] {
+    const unknown = regions.filter((region) => !this.config.regions.includes(region));
+    if (unknown.length) {
+      throw ValidationFailed.field(
+        'regions',
+        `unknown region ${unknown.join(', ')}; this service checks from ${this.config.regions.join(', ')}`,
+      );
+    }
+    return regions;
+  }
+
+  private assertStatusRange(range: ExpectedStatusDto | undefined): void {
+    if (range && range.min > range.max) {
+      throw ValidationFailed.field('expected_status', 'min must not be greater than max');
+    }
+  }
+
+  private trackedValueSpecs(specs: { name: string; selector: string; kind: 'price' | 'number' | 'text' }[]) {
+    const names = new Set<string>();
+    for (const [index, spec] of specs.entries()) {
+      if (names.has(spec.name)) throw ValidationFailed.field(`tracked_values[${index}].name`, 'must be unique');
+      names.add(spec.name);
+    }
+    return specs.map(({ name, selector, kind }) => ({ name, selector, kind }));
+  }
+
+  private firstCheckAt(monitor: Monitor): Date {
+    const spread = Math.min(FIRST_CHECK_SPREAD_MS, monitor.intervalSeconds * 1000);
+    return new Date(Date.now() + Math.floor(Math.random() * spread));
+  }
+}
