@@ -5,26 +5,24 @@ import type { Change } from './entities/change.entity';
 const screenshotUrl = (change: Pick<Change, 'id'>, key: string | null, name: string): string | null =>
   key === null ? null : `${API_PREFIX}/changes/${change.id}/screenshots/${name}`;
 
-/** Changes in their wire shape; the monitor must be loaded (its name is part of every change). */
-export const ChangePresenter = {
-  change(change: Omit<Change, 'diff'>): ChangeDto {
-    return {
-      id: change.id,
-      monitor_id: change.monitor.id,
-      monitor_name: change.monitor.name,
-      kind: change.kind,
-      region: change.region,
-      detected_at: change.detectedAt.toISOString(),
-      summary: change.summary,
-      value: change.value,
-      feedback: change.feedback,
-      archived: change.archived,
-      before_screenshot_url: screenshotUrl(change, change.beforeScreenshotKey, 'before.png'),
-      after_screenshot_url: screenshotUrl(change, change.afterScreenshotKey, 'after.png'),
-    };
-  },
+/** A change in its wire shape; its monitor must be loaded (the name is part of every change). */
+export function presentChange(change: Omit<Change, 'diff'>): ChangeDto {
+  return {
+    id: change.id,
+    monitor_id: change.monitor.id,
+    monitor_name: change.monitor.name,
+    kind: change.kind,
+    region: change.region,
+    detected_at: change.detectedAt.toISOString(),
+    summary: change.summary,
+    value: change.value,
+    feedback: change.feedback,
+    archived: change.archived,
+    before_screenshot_url: screenshotUrl(change, change.beforeScreenshotKey, 'before.png'),
+    after_screenshot_url: screenshotUrl(change, change.afterScreenshotKey, 'after.png'),
+  };
+}
 
-  detail(change: Change): ChangeDetailDto {
-    return { ...ChangePresenter.change(change), diff: change.diff };
-  },
-};
+export function presentChangeDetail(change: Change): ChangeDetailDto {
+  return { ...presentChange(change), diff: change.diff };
+}

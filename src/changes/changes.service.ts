@@ -7,7 +7,7 @@ import { Monitor } from '../monitors/entities/monitor.entity';
 import type { ChangeDetailDto, ChangeDto } from './dto/change.dto';
 import type { ChangeScreenshotName, ListChangesQuery, UpdateChangeDto } from './dto/change-requests.dto';
 import { Change } from './entities/change.entity';
-import { ChangePresenter } from './change.presenter';
+import { presentChange, presentChangeDetail } from './change.presenter';
 
 @Injectable()
 export class ChangesService {
@@ -28,7 +28,7 @@ export class ChangesService {
       },
       { orderBy: { detectedAt: 'desc', id: 'asc' }, offset, limit, populate: ['monitor'], exclude: ['diff'] },
     );
-    return pageOf(changes.map(ChangePresenter.change), total, query);
+    return pageOf(changes.map(presentChange), total, query);
   }
 
   /** A monitor's changes, archived ones included, newest first. */
@@ -41,11 +41,11 @@ export class ChangesService {
       { monitor },
       { orderBy: { detectedAt: 'desc', id: 'asc' }, offset, limit, populate: ['monitor'], exclude: ['diff'] },
     );
-    return pageOf(changes.map(ChangePresenter.change), total, query);
+    return pageOf(changes.map(presentChange), total, query);
   }
 
   async get(userId: string, id: string): Promise<ChangeDetailDto> {
-    return ChangePresenter.detail(await this.owned(userId, id));
+    return presentChangeDetail(await this.owned(userId, id));
   }
 
   async update(userId: string, id: string, body: UpdateChangeDto): Promise<ChangeDetailDto> {
@@ -53,7 +53,7 @@ export class ChangesService {
     if (body.feedback !== undefined) change.feedback = body.feedback;
     if (body.archived !== undefined) change.archived = body.archived;
     await this.em.flush();
-    return ChangePresenter.detail(change);
+    return presentChangeDetail(change);
   }
 
   async screenshot(userId: string, id: string, name: ChangeScreenshotName): Promise<Buffer> {

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import { Change } from '../changes/entities/change.entity';
 import type { TrackedValueDto } from '../monitors/dto/monitor.dto';
 import { TrackedValueReadingRecord } from '../monitors/entities/tracked-value-reading.entity';
-import { MonitorPresenter } from '../monitors/monitor.presenter';
+import { presentReading } from '../monitors/monitor.presenter';
 import { type ChangeExportRowDto, DEFAULT_EXPORT_LIMIT, type ExportQuery } from './export.dto';
 
 /** Rows are read this many at a time, so a large export streams without holding every row in memory. */
@@ -89,7 +89,7 @@ export class ExportService {
       this.em
         .fork()
         .find(TrackedValueReadingRecord, where, { orderBy: { capturedAt: 'desc', id: 'asc' }, offset, limit })
-        .then((readings) => readings.map(MonitorPresenter.reading)),
+        .then((readings) => readings.map(presentReading)),
     );
   }
 

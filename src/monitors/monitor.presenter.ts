@@ -7,59 +7,57 @@ import type { TrackedValueReadingRecord } from './entities/tracked-value-reading
 /** The public URL path of a badge. */
 export const badgePath = (token: string): string => `${API_PREFIX}/badges/${token}.svg`;
 
-/** Monitors, check results and readings in their wire shape (openapi.yaml). */
-export const MonitorPresenter = {
-  monitor(monitor: Monitor): MonitorDto {
-    return {
-      id: monitor.id,
-      name: monitor.name,
-      url: monitor.url,
-      mode: monitor.mode,
-      interval_seconds: monitor.intervalSeconds,
-      timeout_seconds: monitor.timeoutSeconds,
-      expected_status: { min: monitor.expectedStatusMin, max: monitor.expectedStatusMax },
-      keyword: monitor.keyword,
-      selector: monitor.selector,
-      regions: monitor.regions,
-      tracked_values: monitor.trackedValues,
-      status: monitor.status,
-      paused: monitor.paused,
-      badge_enabled: monitor.badgeToken !== null,
-      badge_url: monitor.badgeToken === null ? null : badgePath(monitor.badgeToken),
-      last_checked_at: monitor.lastCheckedAt?.toISOString() ?? null,
-      next_check_at: monitor.paused ? null : (monitor.nextCheckAt?.toISOString() ?? null),
-      created_at: monitor.createdAt.toISOString(),
-      updated_at: monitor.updatedAt.toISOString(),
-    };
-  },
+/** A monitor in its wire shape (openapi.yaml's Monitor). */
+export function presentMonitor(monitor: Monitor): MonitorDto {
+  return {
+    id: monitor.id,
+    name: monitor.name,
+    url: monitor.url,
+    mode: monitor.mode,
+    interval_seconds: monitor.intervalSeconds,
+    timeout_seconds: monitor.timeoutSeconds,
+    expected_status: { min: monitor.expectedStatusMin, max: monitor.expectedStatusMax },
+    keyword: monitor.keyword,
+    selector: monitor.selector,
+    regions: monitor.regions,
+    tracked_values: monitor.trackedValues,
+    status: monitor.status,
+    paused: monitor.paused,
+    badge_enabled: monitor.badgeToken !== null,
+    badge_url: monitor.badgeToken === null ? null : badgePath(monitor.badgeToken),
+    last_checked_at: monitor.lastCheckedAt?.toISOString() ?? null,
+    next_check_at: monitor.paused ? null : (monitor.nextCheckAt?.toISOString() ?? null),
+    created_at: monitor.createdAt.toISOString(),
+    updated_at: monitor.updatedAt.toISOString(),
+  };
+}
 
-  check(check: MonitorCheck): CheckResultDto {
-    return {
-      id: check.id,
-      monitor_id: check.monitor.id,
-      region: check.region,
-      trigger: check.trigger,
-      checked_at: check.checkedAt.toISOString(),
-      ok: check.ok,
-      status_code: check.statusCode,
-      response_time_ms: check.responseTimeMs,
-      failure: check.failure,
-      message: check.message,
-      content_hash: check.contentHash,
-    };
-  },
+export function presentCheck(check: MonitorCheck): CheckResultDto {
+  return {
+    id: check.id,
+    monitor_id: check.monitor.id,
+    region: check.region,
+    trigger: check.trigger,
+    checked_at: check.checkedAt.toISOString(),
+    ok: check.ok,
+    status_code: check.statusCode,
+    response_time_ms: check.responseTimeMs,
+    failure: check.failure,
+    message: check.message,
+    content_hash: check.contentHash,
+  };
+}
 
-  reading(reading: TrackedValueReadingRecord): TrackedValueDto {
-    return {
-      id: reading.id,
-      monitor_id: reading.monitor.id,
-      name: reading.name,
-      kind: reading.kind,
-      raw: reading.raw,
-      amount: reading.amount,
-      currency: reading.currency,
-      region: reading.region,
-      captured_at: reading.capturedAt.toISOString(),
-    };
-  },
-};
+export function presentReading(reading: TrackedValueReadingRecord): TrackedValueDto {
+  return {
+    id: reading.id,
+    monitor_id: reading.monitor.id,
+    name: reading.name,
+    kind: reading.kind,
+    raw: reading.raw,
+    amount: reading.amount,
+    currency: reading.currency,
+    region: reading.region,
+    captured_at: reading.capturedAt.toISOString(),
+  };
+}

@@ -18,7 +18,7 @@ import type {
 import { MonitorCheck } from './entities/monitor-check.entity';
 import { Monitor, type MonitorStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
-import { badgePath, MonitorPresenter } from './monitor.presenter';
+import { badgePath, presentCheck, presentMonitor, presentReading } from './monitor.presenter';
 import { MonitorQueues } from './monitor-queues';
 import { UptimeReader } from './uptime-reader';
 
@@ -51,7 +51,7 @@ export class MonitorsService {
       { user: userId, ...(query.status ? { status: query.status } : {}) },
       { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit },
     );
-    return pageOf(monitors.map(MonitorPresenter.monitor), total, query);
+    return pageOf(monitors.map(presentMonitor), total, query);
   }
 
   async create(userId: string, body: CreateMonitorDto): Promise<MonitorDto> {
@@ -75,11 +75,11 @@ export class MonitorsService {
     });
     monitor.nextCheckAt = this.firstCheckAt(monitor);
     await this.em.flush();
-    return MonitorPresenter.monitor(monitor);
+    return presentMonitor(monitor);
   }
 
   async get(userId: string, id: string): Promise<MonitorDto> {
-    return MonitorPresenter.monitor(await this.owned(userId, id));
+    return presentMonitor(await this.owned(userId, id));
   }
 
   async update(userId: string, id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
@@ -114,7 +114,7 @@ export class MonitorsService {
       monitor.nextCheckAt = this.firstCheckAt(monitor);
     }
     await this.em.flush();
-    return MonitorPresenter.monitor(monitor);
+    return presentMonitor(monitor);
   }
 
   async delete(userId: string, id: string): Promise<void> {
@@ -129,7 +129,7 @@ export class MonitorsService {
       Object.entries(monitor.regionStatus).filter(([region]) => monitor.regions.includes(region)),
     );
     await this.em.flush();
-    return MonitorPresenter.monitor(monitor);
+    return presentMonitor(monitor);
   }
 
   /**
@@ -157,7 +157,7 @@ export class MonitorsService {
         );
       if (results.length === jobs.length) {
         const current = await this.em.fork().findOneOrFail(Monitor, { id: monitor.id });
-        return { monitor: MonitorPresenter.monitor(current), results: results.map(MonitorPresenter.check) };
+        return { monitor: presentMonitor(current), results: results.map(presentCheck) };
       }
       if (Date.now() > deadline) {
         const missing = jobs.filter((job) => !results.some((result) => result.region === job.region));
@@ -208,7 +208,7 @@ export class MonitorsService {
       { monitor, ...(query.name ? { name: query.name } : {}) },
       { orderBy: { capturedAt: 'desc', name: 'asc' }, offset, limit },
     );
-    return pageOf(readings.map(MonitorPresenter.reading), total, query);
+    return pageOf(readings.map(presentReading), total, query);
   }
 
   async owned(userId: string, id: string): Promise<Monitor> {
