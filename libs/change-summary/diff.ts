@@ -1,4 +1,6 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from 'diff';
+// The same layout rules as release-check text comparison (text.ts only: the package index loads canvas).
+import { normalizeTextLines } from '../compare/text';
 
 /** Each of `added` and `removed` is cut at this many lines. */
 export const MAX_DIFF_LINES = 500;
@@ -26,22 +28,14 @@ export interface TextDiff {
   truncated: boolean;
 }
 
-/** CRLF/CR to LF, trailing whitespace trimmed, blank lines dropped: layout noise is not a content change. */
-export function normalizeLines(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== '');
-}
-
 /**
  * Line diff of two page texts. Lines are compared after trimming trailing whitespace; blank lines are ignored and
  * CRLF equals LF. When the texts differ too much for an ordered diff, `unified` replaces the whole text in one hunk
  * and `added`/`removed` are the lines missing from the other side (moved lines are then not reported).
  */
 export function diffText(before: string, after: string): TextDiff {
-  const beforeLines = normalizeLines(before);
-  const afterLines = normalizeLines(after);
+  const beforeLines = normalizeTextLines(before);
+  const afterLines = normalizeTextLines(after);
   const added: string[] = [];
   const removed: string[] = [];
 

@@ -27,7 +27,7 @@ export class UptimeReader {
 
   async read(monitorId: string, region: string | null, history: UptimeWindow): Promise<UptimeDto> {
     const regionFilter = region === null ? '' : 'and region = ?';
-    const params = (extra: unknown[]) => [monitorId, ...(region === null ? [] : [region]), ...extra];
+    const params = [monitorId, ...(region === null ? [] : [region])];
     const since = (hours: number) => `date_trunc('hour', now()) - interval '${hours - 1} hours'`;
     const [totals] = await this.em.execute<UptimeRow[]>(
       `select
@@ -39,7 +39,7 @@ export class UptimeReader {
          coalesce(sum(passed), 0) as passed_30d
        from monitor_check_rollups
        where monitor_id = ? ${regionFilter} and hour >= ${since(720)}`,
-      params([]),
+      params,
       'all',
     );
     const bucket = history === '30d' ? 'day' : 'hour';
@@ -48,7 +48,7 @@ export class UptimeReader {
        from monitor_check_rollups
        where monitor_id = ? ${regionFilter} and hour >= ${since(WINDOW_HOURS[history])}
        group by 1 order by 1`,
-      params([]),
+      params,
       'all',
     );
     const figure = (checks: string, passed: string) => percent(Number(passed), Number(checks));

@@ -299,6 +299,32 @@ describe('monitors', () => {
     expect((await key.client.get('/export/changes', { query: { format: 'xml' } })).status).toBe(400);
   });
 
+  it('renders browser monitors in Chromium and keeps before and after screenshots of a change', async () => {
+    site.set('/app', html('<h1 id="title">Dashboard</h1><script>document.body.append("Rendered by script")</script>'));
+    const monitor = await createMonitor({ url: `${site.origin}/app`, mode: 'browser', keyword: 'Rendered by script' });
+    const first = await checkNow(monitor.id);
+    expect(first.results[0]).toMatchObject({ ok: true, status_code: 200 });
+
+    site.set(
+      '/app',
+      html('<h1 id="title">Dashboard v2</h1><script>document.body.append("Rendered by script")</script>'),
+    );
+    await checkNow(monitor.id);
+    const [change] = (await key.client.get(`/monitors/${monitor.id}/timeline`)).body.data;
+    expect(change.summary.text).toContain('Dashboard v2');
+    for (const url of [change.before_screenshot_url, change.after_screenshot_url]) {
+      expect(url).toMatch(/^\/api\/v1\/changes\/.+\.png$/);
+      const image = await fetch(`${api.baseUrl}${url}`, { headers: { 'X-API-Key': key.secret } });
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(
+        Buffer.from(await image.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+    }
+  });
+
   it('serves a public shields-style SVG badge that follows the status, until it is disabled', async () => {
     site.set('/badge', html('<h1>Up</h1>'));
     const monitor = await createMonitor({ name: 'Status page', url: `${site.origin}/badge` });

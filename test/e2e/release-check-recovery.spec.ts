@@ -81,7 +81,14 @@ describe('release-check collection survives lost jobs and failing browsers', () 
         gate: 'failed',
         review: { status: 'cannot_approve' },
       });
-      for (const side of [check.artifacts[0].production, check.artifacts[0].preview]) {
+      // One missing side settles the outcome at once; the other side's failure is recorded when its retries end.
+      let artifact = check.artifacts[0];
+      for (let waited = 0; waited < 30_000; waited += 250) {
+        if (artifact.production.state !== 'pending' && artifact.preview.state !== 'pending') break;
+        await sleep(250);
+        artifact = (await ci.client.get(`/release-checks/${id}`)).body.artifacts[0];
+      }
+      for (const side of [artifact.production, artifact.preview]) {
         expect(side).toMatchObject({ state: 'missing', screenshot_url: null, missing: { reason: 'capture_failed' } });
         expect(side.missing.message).toContain('failed on every attempt');
       }
