@@ -1,6 +1,6 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from 'diff';
 // The same layout rules as release-check text comparison (text.ts only: the package index loads canvas).
-import { normalizeTextLines } from '../compare/text';
+import { linesMissingFrom, normalizeTextLines } from '../compare/text';
 
 /** Each of `added` and `removed` is cut at this many lines. */
 export const MAX_DIFF_LINES = 500;
@@ -104,17 +104,4 @@ function wholeReplacement(beforeLines: string[], afterLines: string[]): Structur
       },
     ],
   };
-}
-
-/** Lines of `lines` (in order) left over after matching each line of `other` at most once. */
-function linesMissingFrom(lines: string[], other: string[]): string[] {
-  const available = new Map<string, number>();
-  for (const line of other) available.set(line, (available.get(line) ?? 0) + 1);
-  const missing: string[] = [];
-  for (const line of lines) {
-    const count = available.get(line) ?? 0;
-    if (count > 0) available.set(line, count - 1);
-    else missing.push(line);
-  }
-  return missing;
 }

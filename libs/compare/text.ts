@@ -48,7 +48,7 @@ export function compareText(production: string, preview: string): TextComparison
 }
 
 /** Lines of `lines` (in order) left over after matching each line of `other` at most once. */
-function linesMissingFrom(lines: string[], other: string[]): string[] {
+export function linesMissingFrom(lines: string[], other: string[]): string[] {
   const available = new Map<string, number>();
   for (const line of other) available.set(line, (available.get(line) ?? 0) + 1);
   const missing: string[] = [];

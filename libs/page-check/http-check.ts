@@ -1,6 +1,6 @@
 import { assertPublicUrl, TargetNotPublicError, type AssertPublicUrlOptions } from '../net-guard';
 import { extractBinary, extractContent, extractPlainText } from './extract';
-import type { CheckFailure, ExtractedContent, HttpCheckRequest, HttpCheckResult } from './types';
+import type { CheckFailure, ExtractedContent, HttpCheckRequest, HttpCheckResult, PageExpectations } from './types';
 
 const DEFAULT_MAX_REDIRECTS = 5;
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
@@ -47,7 +47,7 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
   if ('failure' in fetched) return fetched;
   const { response, url } = fetched;
   const statusCode = response.status;
-  const { statusMin, statusMax, keyword } = request.expectations;
+  const { statusMin, statusMax } = request.expectations;
   const statusOk = statusCode >= statusMin && statusCode <= statusMax;
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
 
@@ -73,15 +73,31 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
   const responseTimeMs = elapsedMs(context);
   const content = extractBody(bytes, response.headers.get('content-type'), request);
   const details = { statusCode, finalUrl: url, content, responseTimeMs };
-  if (!statusOk) return failed(context, 'status', statusMessage, details);
-  const selector = request.extract?.selector;
+  const verdict = judgePage(statusCode, content, request.expectations, request.extract?.selector);
+  if (verdict) return failed(context, verdict.failure, verdict.message, details);
+  return { ok: true, failure: null, message: null, ...details };
+}
+
+/**
+ * Whether a page that answered met the expectations: its status first, then the selector, then the keyword. Null
+ * when it did. Shared by HTTP checks and by browser checks, which extract from rendered HTML.
+ */
+export function judgePage(
+  statusCode: number,
+  content: ExtractedContent,
+  { statusMin, statusMax, keyword }: PageExpectations,
+  selector?: string,
+): { failure: CheckFailure; message: string } | null {
+  if (statusCode < statusMin || statusCode > statusMax) {
+    return { failure: 'status', message: `HTTP ${statusCode} is outside ${statusMin}–${statusMax}` };
+  }
   if (selector !== undefined && content.selectorMatched === false) {
-    return failed(context, 'selector_missing', `selector ${JSON.stringify(selector)} matched nothing`, details);
+    return { failure: 'selector_missing', message: `selector ${JSON.stringify(selector)} matched nothing` };
   }
   if (keyword !== undefined && !content.text.includes(keyword)) {
-    return failed(context, 'keyword_missing', `keyword ${JSON.stringify(keyword)} not found`, details);
+    return { failure: 'keyword_missing', message: `keyword ${JSON.stringify(keyword)} not found` };
   }
-  return { ok: true, failure: null, message: null, ...details };
+  return null;
 }
 
 /** The final response and its URL, or a failed result. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CaptureResult } from '../../libs/capture';
-import { checkHttp, type CheckFailure, extractContent, type HttpCheckResult } from '../../libs/page-check';
+import { checkHttp, type CheckFailure, extractContent, type HttpCheckResult, judgePage } from '../../libs/page-check';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CaptureEngineProvider } from '../capture/capture-engine.provider';
 import type { Monitor } from './entities/monitor.entity';
@@ -63,23 +63,11 @@ export class MonitorCheckRunner {
       };
     }
     const content = extractContent(result.html ?? '', this.extractOptions(monitor));
-    const { statusMin, statusMax, keyword } = this.expectations(monitor);
-    let failure: CheckFailure | null = null;
-    let message: string | null = null;
-    if (result.status < statusMin || result.status > statusMax) {
-      failure = 'status';
-      message = `HTTP ${result.status} is outside ${statusMin}–${statusMax}`;
-    } else if (content.selectorMatched === false) {
-      failure = 'selector_missing';
-      message = `selector ${JSON.stringify(monitor.selector)} matched no element`;
-    } else if (keyword !== undefined && !content.text.includes(keyword)) {
-      failure = 'keyword_missing';
-      message = `keyword ${JSON.stringify(keyword)} is not on the page`;
-    }
+    const verdict = judgePage(result.status, content, this.expectations(monitor), monitor.selector ?? undefined);
     return {
-      ok: failure === null,
-      failure,
-      message,
+      ok: verdict === null,
+      failure: verdict?.failure ?? null,
+      message: verdict?.message ?? null,
       statusCode: result.status,
       finalUrl: result.final_url,
       responseTimeMs,
