@@ -153,7 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     regions,
     workerRegions,
     checkConcurrency: integer(env, 'CHECK_CONCURRENCY', 50, 1, 1000),
-    schedulerTickMs: integer(env, 'SCHEDULER_TICK_MS', 1000, 100, 60_000),
+    schedulerTickMs: integer(env, 'SCHEDULER_TICK_MS', 250, 50, 60_000),
     checkRetentionDays: integer(env, 'CHECK_RETENTION_DAYS', 7, 1, 3650),
     summaryApiUrl:
       optional(env, 'SUMMARY_API_URL') === null

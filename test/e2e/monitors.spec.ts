@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -182,6 +183,36 @@ describe('monitors', () => {
     const me = await owner.session.get('/users/me');
     expect(me.body.usage.checks_this_month).toBeGreaterThanOrEqual(6);
     expect(me.body.usage.monitors).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reads 24-hour, 7-day and 30-day uptime and response-time history from a month of hourly rollups', async () => {
+    const monitor = await createMonitor({ url: `${site.origin}/history` });
+    const database = new Client({ connectionString: process.env.DATABASE_URL });
+    await database.connect();
+    try {
+      // Ten checks an hour at 2, 30, 200 and 800 hours ago; the last is outside every window.
+      await database.query(
+        `insert into monitor_check_rollups (monitor_id, region, hour, checks, passed, response_ms_sum)
+         select $1, 'local', date_trunc('hour', now()) - make_interval(hours => ago), 10, passed, ms * 10
+         from (values (2, 9, 100), (30, 5, 300), (200, 10, 50), (800, 0, 900)) as seeded(ago, passed, ms)`,
+        [monitor.id],
+      );
+    } finally {
+      await database.end();
+    }
+    const day = await key.client.get(`/monitors/${monitor.id}/uptime`);
+    expect(day.body).toMatchObject({
+      uptime: { '24h': 90, '7d': 70, '30d': 80 },
+      checks: { '24h': 10, '7d': 20, '30d': 30 },
+    });
+    expect(day.body.response_times.map((point: any) => point.ms)).toEqual([100]);
+    const week = await key.client.get(`/monitors/${monitor.id}/uptime`, { query: { history: '7d' } });
+    expect(week.body.response_times.map((point: any) => point.ms)).toEqual([300, 100]);
+    const month = await key.client.get(`/monitors/${monitor.id}/uptime`, { query: { history: '30d' } });
+    expect(month.body.response_times.map((point: any) => point.ms)).toEqual([50, 300, 100]);
+    expect(month.body.response_times[0].t).toMatch(/T00:00:00\.000Z$/); // one point per day
+    const hours = week.body.response_times.map((point: any) => Date.parse(point.t));
+    expect(hours[1] - hours[0]).toBe(28 * 3600_000);
   });
 
   it('records one change with a unified diff and a heuristic summary when the text changes, none when it does not', async () => {

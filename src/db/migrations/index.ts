@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122170740 } from './Migration20261122170740';
 import { Migration20261122173256 } from './Migration20261122173256';
 import { Migration20261122194825 } from './Migration20261122194825';
+import { Migration20261122202940 } from './Migration20261122202940';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122170740', class: Migration20261122170740 },
   { name: 'Migration20261122173256', class: Migration20261122173256 },
   { name: 'Migration20261122194825', class: Migration20261122194825 },
+  { name: 'Migration20261122202940', class: Migration20261122202940 },
 ];
