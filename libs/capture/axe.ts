@@ -1,20 +1,51 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { AXE_TAGS, type AxeFinding } from './types';
 
-/** The name the init script keeps axe under, so a page that defines its own `window.axe` cannot displace ours. */
-const AXE_GLOBAL = '__vigilAxe';
+/**
+ * The global axe is kept under once loaded: a page may define its own `window.axe`, and it cannot guess this name
+ * (new in every process) to put a fake scanner in its place.
+ */
+const AXE_GLOBAL = `__vigilAxe_${randomBytes(8).toString('hex')}`;
 
-let cachedInitScript: string | null = null;
+let cachedSource: string | null = null;
+
+/** axe-core's minified build (about half the size of `axe.source`), which then stores itself under AXE_GLOBAL. */
+function axeSource(): string {
+  cachedSource ??= `${readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')}
+;if (!Object.hasOwn(window, ${JSON.stringify(AXE_GLOBAL)})) {
+  Object.defineProperty(window, ${JSON.stringify(AXE_GLOBAL)}, { value: window.axe, configurable: false });
+}`;
+  return cachedSource;
+}
 
 /**
- * Script for `context.addInitScript`: axe-core's minified build (about half the size of `axe.source`), stored
- * under AXE_GLOBAL. Init scripts run before the page's own scripts and are not subject to its CSP.
+ * Loads axe-core into every frame of the page, once it has been read and photographed: only the page being scanned
+ * pays for parsing it (an init script would run it in every document, blank and frames included, before load).
+ * The main frame gets it straight through the DevTools protocol, about 50 ms cheaper than Playwright's evaluate
+ * (which passes the source through its own script and `eval`); evaluation this way is not subject to the page's
+ * CSP. Frames that went away meanwhile are skipped; axe descends only into frames that have it.
  */
-export function axeInitScript(): string {
-  cachedInitScript ??= `${readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')}
-;Object.defineProperty(window, ${JSON.stringify(AXE_GLOBAL)}, { value: window.axe, configurable: false });`;
-  return cachedInitScript;
+async function loadAxe(page: Page): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { exceptionDetails } = await session.send('Runtime.evaluate', { expression: axeSource(), silent: true });
+    if (exceptionDetails) {
+      throw new Error(
+        `axe-core could not be loaded: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
+      );
+    }
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+  const main = page.mainFrame();
+  await Promise.all(
+    page
+      .frames()
+      .filter((frame) => frame !== main)
+      .map((frame) => frame.evaluate(axeSource()).catch(() => undefined)),
+  );
 }
 
 /** What the page hands back: only the fields the findings need, to keep the transfer small. */
@@ -34,8 +65,9 @@ export interface AxeReport {
   findings: AxeFinding[];
 }
 
-/** Runs axe on the page's document (axe itself descends into iframes that have it loaded). */
+/** Loads axe into the page and runs it on the page's document and its frames. */
 export async function runAxe(page: Page): Promise<AxeReport> {
+  await loadAxe(page);
   const scan = await page.evaluate(
     async ({ globalName, tags }): Promise<AxeScan> => {
       const axe = (window as unknown as Record<string, typeof import('axe-core') | undefined>)[globalName];

@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { assertPublicUrl, TargetNotPublicError } from '../net-guard';
-import { axeInitScript } from './axe';
 import {
   BASE_BROWSER_ARGS,
   BrowserPool,
@@ -93,7 +92,6 @@ export class CaptureEngine {
     running.context = context;
     try {
       if (running.abandoned) return missingEvidence(request.url, 'timeout', 'abandoned', elapsed());
-      if (request.accessibilityScan !== false) await context.addInitScript({ content: axeInitScript() });
       await this.guard?.guardWebSockets(context);
       const page = await context.newPage();
       // Popups are not part of the evidence and only cost memory.

@@ -113,6 +113,50 @@ function handleSite(req: IncomingMessage, res: ServerResponse): void {
             </script>`,
         ),
       );
+    case '/strict-csp':
+      // No script of the page's own may run here, and none injected as a <script> either.
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': "default-src 'self'; script-src 'none'; style-src 'none'",
+      });
+      res.end(html(`<main><h1>Locked down</h1><img id="strict" src="/pixel.png" width="4" height="4"></main>`));
+      return;
+    case '/own-axe':
+      return sendHtml(
+        res,
+        html(
+          `<main><h1>Ships its own axe</h1><img id="own" src="/pixel.png" width="4" height="4"></main>` +
+            `<script>
+              const fake = { version: '0.0.0', run: () => Promise.resolve({ testEngine: { version: '0.0.0' }, violations: [] }) };
+              window.axe = fake;
+              window.__vigilAxe = fake;
+            </script>`,
+        ),
+      );
+    case '/with-frame':
+      return sendHtml(
+        res,
+        html(`<main><h1>Outer</h1><iframe id="inner" title="Inner" src="/frame-child"></iframe></main>`),
+      );
+    case '/frame-child':
+      return sendHtml(res, html(`<p>Inside</p><img id="in-frame" src="/pixel.png" width="4" height="4">`));
+    case '/late-content':
+      // A request that starts after load and answers 400 ms later: the capture waits for it.
+      return sendHtml(
+        res,
+        html(
+          `<main><h1>Feed</h1></main><script>
+            addEventListener('load', () => setTimeout(() => fetch('/delayed-json').then((r) => r.json())
+              .then((data) => document.querySelector('main').append(data.text)), 50));
+          </script>`,
+        ),
+      );
+    case '/delayed-json':
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ text: 'Late news arrived' }));
+      }, 400);
+      return;
     case '/slow':
     case '/hang':
       heldResponses.add(res); // answered only when the test server shuts down
@@ -296,6 +340,31 @@ describe('CaptureEngine with private targets allowed', () => {
       );
     },
   );
+
+  it.concurrent('scans pages whose CSP forbids every script, and pages that define their own axe', async () => {
+    const [strict, own] = await Promise.all([
+      engine.capture({ url: siteUrl('/strict-csp'), viewport: 'desktop' }),
+      engine.capture({ url: siteUrl('/own-axe'), viewport: 'desktop' }),
+    ]);
+    expect(expectCaptured(strict).findings).toContainEqual(
+      expect.objectContaining({ rule_id: 'image-alt', target: '#strict' }),
+    );
+    expect(expectCaptured(strict).axe_version).toBe('4.14.1');
+    expect(expectCaptured(own).findings).toContainEqual(
+      expect.objectContaining({ rule_id: 'image-alt', target: '#own' }),
+    );
+    expect(expectCaptured(own).axe_version).toBe('4.14.1');
+  });
+
+  it.concurrent('scans inside frames and names the frame in the target', async () => {
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/with-frame'), viewport: 'desktop' }));
+    expect(page.findings).toContainEqual(expect.objectContaining({ rule_id: 'image-alt', target: '#inner #in-frame' }));
+  });
+
+  it.concurrent('waits for requests a page starts after load before reading it', async () => {
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/late-content'), viewport: 'desktop' }));
+    expect(page.text).toContain('Late news arrived');
+  });
 
   it.concurrent('rejects an unknown viewport as a programming error', async () => {
     const request = { url: siteUrl('/plain'), viewport: 'tablet' } as unknown as CaptureRequest;

@@ -70,8 +70,10 @@ export type CaptureResult = CapturedPage | MissingEvidence;
 export interface CaptureTimeouts {
   /** `page.goto` until the load event. */
   navigationMs: number;
-  /** Waiting for network idle after load; running out is not an error. */
+  /** Waiting after load for the network to go quiet (see networkQuietMs); running out is not an error. */
   networkIdleMs: number;
+  /** How long no request may be in flight for the network to count as quiet. */
+  networkQuietMs: number;
   /** Waiting for `document.fonts.ready`; running out is not an error. */
   fontsMs: number;
   axeMs: number;
@@ -83,6 +85,7 @@ export interface CaptureTimeouts {
 export const DEFAULT_CAPTURE_TIMEOUTS: CaptureTimeouts = {
   navigationMs: 30_000,
   networkIdleMs: 3_000,
+  networkQuietMs: 250,
   fontsMs: 3_000,
   axeMs: 15_000,
   screenshotMs: 15_000,
