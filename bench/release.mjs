@@ -42,57 +42,44 @@
 //                           found in --cpu-prof-dir afterwards are summarized too (Node writes them only on a clean
 //                           exit; a process ended by a signal writes none)
 
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import {
+  ensureBuilt,
+  fmt,
+  HOST,
+  intSetting,
+  log,
+  MAIN,
+  mb,
+  pct,
+  percentile,
+  ROOT,
+  serviceSettings,
+  sleep,
+} from './lib/common.mjs';
+import { CLK_TCK, descendantsOf, machineTicks, processTable, pssOf, statusField, statusFields } from './lib/procfs.mjs';
+import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
 const require = createRequire(import.meta.url);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 const COMPARE_LIB = join(ROOT, 'dist', 'libs', 'compare', 'index.js');
 const CAPTURE_LIB = join(ROOT, 'dist', 'libs', 'capture', 'index.js');
-const HOST = '127.0.0.1';
 const TARGET_RATIO = 1.5;
 const STRETCH_RATIO = 1.3;
 const TARGET_RSS_BYTES = 1.5 * 1024 ** 3;
-const READY_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 15_000;
 const SAMPLE_MS = 200;
 const PSS_EVERY = 25; // samples: PSS (smaps_rollup, 3–10 ms per Chromium process) only every 5 s
 const VIEWPORTS = { desktop: { width: 1440, height: 900 }, mobile: { width: 390, height: 844 } };
 const BROWSER_ARGS = ['--disable-gpu', '--disable-quic'];
 const NO_SIGNAL_HANDLERS = { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false };
 
-function intSetting(name, fallback, min, max) {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`bench: ${name}=${JSON.stringify(raw)} must be a whole number from ${min} to ${max}`);
-    process.exit(64);
-  }
-  return value;
-}
-
 const settings = {
+  ...serviceSettings(),
   concurrency: intSetting('BENCH_CONCURRENCY', 2, 1, 32),
   pages: intSetting('BENCH_PAGES', 20, 1, 100),
   pollMs: intSetting('BENCH_POLL_MS', 2000, 50, 10_000),
@@ -100,25 +87,13 @@ const settings = {
   timeoutS: intSetting('BENCH_TIMEOUT', 240, 10, 3600),
   engine: intSetting('BENCH_ENGINE', 1, 0, 1) === 1,
   enginePages: intSetting('BENCH_ENGINE_PAGES', 6, 1, 100),
-  port: intSetting('BENCH_PORT', 0, 0, 65535),
-  pgUrl: process.env.BENCH_PG_URL?.trim() || `postgres://postgres@${HOST}:5432/postgres`,
-  redisUrl: process.env.BENCH_REDIS_URL?.trim() || `redis://${HOST}:6379`,
   chromiumPath: process.env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
-  build: process.argv.includes('--build') || ['1', 'true', 'yes'].includes(process.env.BENCH_BUILD ?? ''),
-  strict: ['1', 'true', 'yes'].includes(process.env.BENCH_STRICT ?? ''),
   profileDir: process.env.BENCH_PROFILE?.trim() ? resolve(process.env.BENCH_PROFILE.trim()) : null,
-  nodeOptions: process.env.BENCH_NODE_OPTIONS?.trim() || '',
 };
 
-const runId = randomBytes(6).toString('hex');
-const dbName = `vigil_bench_${runId}`;
-const redisPrefix = `vigil_bench_${runId}`;
-const adminEmail = 'bench-admin@example.com';
-const adminPassword = randomBytes(18).toString('base64url');
+const run = new BenchRun(settings);
 const captureCount = settings.pages * 2 * 2;
 
-const log = (message) => console.error(`bench: ${message}`);
-const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 const nowMs = () => performance.now();
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -268,82 +243,6 @@ function captureList(pageNumbers = Array.from({ length: settings.pages }, (_, i)
 // ---------------------------------------------------------------------------------------------------------------
 // /proc: RSS and CPU time of a process and its descendants
 
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-const PAGE_SIZE = Number(spawnSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).stdout.trim()) || 4096;
-
-/** pid → { ppid, comm, ticks (own utime+stime), childTicks (reaped children's), rss bytes } for every process. */
-function processTable() {
-  const table = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let text;
-    try {
-      text = readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // exited meanwhile
-    }
-    const close = text.lastIndexOf(')');
-    const fields = text.slice(close + 2).split(' '); // fields[0] is field 3 (state)
-    table.set(Number(name), {
-      ppid: Number(fields[1]),
-      comm: text.slice(text.indexOf('(') + 1, close),
-      ticks: Number(fields[11]) + Number(fields[12]),
-      childTicks: Number(fields[13]) + Number(fields[14]),
-      rss: Number(fields[21]) * PAGE_SIZE,
-    });
-  }
-  return table;
-}
-
-function descendantsOf(table, root) {
-  const children = new Map();
-  for (const [pid, entry] of table) {
-    if (!children.has(entry.ppid)) children.set(entry.ppid, []);
-    children.get(entry.ppid).push(pid);
-  }
-  const found = [];
-  const stack = [...(children.get(root) ?? [])];
-  while (stack.length) {
-    const pid = stack.pop();
-    found.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return found;
-}
-
-function statusField(pid, field) {
-  return statusFields(pid)[field] ?? NaN;
-}
-
-/** The "Name: N kB" lines of /proc/<pid>/status, in bytes. */
-function statusFields(pid) {
-  const fields = {};
-  try {
-    for (const [, name, kb] of readFileSync(`/proc/${pid}/status`, 'latin1').matchAll(/^(\w+):\s+(\d+) kB/gm)) {
-      fields[name] = Number(kb) * 1024;
-    }
-  } catch {
-    // exited
-  }
-  return fields;
-}
-
-function pssOf(pid) {
-  try {
-    const match = readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1').match(/^Pss:\s+(\d+) kB/m);
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
-function machineTicks() {
-  const fields = readFileSync('/proc/stat', 'latin1').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  return { busy: total - fields[3] - fields[4], total };
-}
-
 /**
  * CPU seconds so far of `root` (its own threads) and of its descendants. A descendant that exited and was reaped
  * by another descendant (Chromium's zygote reaps renderers) is in that one's childTicks.
@@ -443,143 +342,9 @@ function startSampler(root, { includeRoot }) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The service under test
+// The service under test (phase 1)
 
-let child = null;
-let childExit = null; // { code, signal } once the child has exited
-let stoppingChild = false;
-let artifactDir = null;
-const childOutput = []; // last lines the child wrote, for diagnosis
-
-function remember(chunk) {
-  for (const line of chunk.toString().split('\n')) {
-    if (!line.trim()) continue;
-    childOutput.push(line);
-    if (childOutput.length > 200) childOutput.shift();
-  }
-}
-
-function printChildOutput(limit = 40) {
-  if (!childOutput.length) return;
-  console.error(`--- last ${Math.min(limit, childOutput.length)} line(s) from the service ---`);
-  for (const line of childOutput.slice(-limit)) console.error(line);
-  console.error('---');
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, HOST, () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-function startService(port, inspectPort) {
-  artifactDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const databaseUrl = new URL(settings.pgUrl);
-  databaseUrl.pathname = `/${dbName}`;
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    ROLE: 'all',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl.toString(),
-    REDIS_URL: settings.redisUrl,
-    REDIS_PREFIX: redisPrefix,
-    ADMIN_EMAIL: adminEmail,
-    ADMIN_PASSWORD: adminPassword,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    ARTIFACT_DIR: join(artifactDir, 'artifacts'),
-    ALLOW_PRIVATE_TARGETS: 'true', // the pages are on 127.0.0.1
-    CAPTURE_CONCURRENCY: String(settings.concurrency),
-    CHROMIUM_PATH: settings.chromiumPath,
-    // The default ceiling for sessions; the API key gets its own raised ceiling through the admin API.
-    RATE_LIMIT_PER_MINUTE: '1000000',
-  };
-  if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
-  const nodeOptions = [settings.nodeOptions, inspectPort ? `--inspect=${HOST}:${inspectPort}` : '']
-    .filter(Boolean)
-    .join(' ');
-  if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
-  child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', remember);
-  child.stderr.on('data', remember);
-  child.on('exit', (code, signal) => {
-    childExit = { code, signal };
-    if (!stoppingChild) log(`the service exited unexpectedly (code ${code}, signal ${signal})`);
-  });
-}
-
-async function stopService() {
-  if (!child || childExit) return;
-  stoppingChild = true;
-  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
-  child.kill('SIGTERM');
-  const timer = new Promise((resolveTimer) => setTimeout(() => resolveTimer('timeout'), STOP_TIMEOUT_MS).unref());
-  if ((await Promise.race([exited, timer])) === 'timeout' && !childExit) {
-    log(`the service did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGTERM; sending SIGKILL`);
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// HTTP helpers (127.0.0.1 only)
-
-let baseUrl = '';
-
-async function call(method, path, { token, apiKey, body } = {}) {
-  const headers = { accept: 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (apiKey) headers['x-api-key'] = apiKey;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON; keep the text for the error message
-  }
-  return { status: response.status, headers: response.headers, json, text };
-}
-
-async function expectStatus(expected, method, path, options) {
-  const result = await call(method, path, options);
-  if (result.status !== expected) {
-    throw new Error(`${method} ${path} answered ${result.status}, expected ${expected}: ${result.text.slice(0, 500)}`);
-  }
-  return result;
-}
-
-async function waitUntilReady() {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (childExit)
-      throw new Error(`the service exited during start-up (code ${childExit.code}, signal ${childExit.signal})`);
-    try {
-      const result = await call('GET', '/health/ready');
-      if (result.status === 200) return;
-      last = `${result.status} ${result.text.slice(0, 200)}`;
-    } catch (error) {
-      last = error.cause?.code ?? error.message;
-    }
-    await sleep(250);
-  }
-  throw new Error(`GET /health/ready was not 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
-}
+let service = null;
 
 // ---------------------------------------------------------------------------------------------------------------
 // CPU profile of the service's main thread through the inspector (BENCH_PROFILE)
@@ -722,32 +487,29 @@ function cpuProfFiles(sinceMs) {
 async function runVigil() {
   const port = settings.port || (await freePort());
   const inspectPort = settings.profileDir ? await freePort() : 0;
-  baseUrl = `http://${HOST}:${port}`;
+  const api = new ApiClient(`http://${HOST}:${port}`);
   log(
-    `starting the service on ${baseUrl} (database ${dbName}, Redis prefix ${redisPrefix}, ROLE=all, ` +
+    `starting the service on ${api.baseUrl} (database ${run.dbName}, Redis prefix ${run.redisPrefix}, ROLE=all, ` +
       `CAPTURE_CONCURRENCY=${settings.concurrency})`,
   );
   const serviceStartedAt = Date.now();
-  startService(port, inspectPort);
-  await waitUntilReady();
+  const nodeOptions = [settings.nodeOptions, inspectPort ? `--inspect=${HOST}:${inspectPort}` : '']
+    .filter(Boolean)
+    .join(' ');
+  service = run.start(
+    {
+      ROLE: 'all',
+      PORT: String(port),
+      ALLOW_PRIVATE_TARGETS: 'true', // the pages are on 127.0.0.1
+      CAPTURE_CONCURRENCY: String(settings.concurrency),
+      CHROMIUM_PATH: settings.chromiumPath,
+    },
+    { nodeOptions },
+  );
+  await api.waitUntilReady(service);
   log(`ready after ${((Date.now() - serviceStartedAt) / 1000).toFixed(1)} s`);
-  childOutput.length = 0; // start-up went fine (its migration lines ignore LOG_LEVEL); keep only what follows
-
-  const login = await expectStatus(200, 'POST', '/api/v1/auth/login', {
-    body: { email: adminEmail, password: adminPassword },
-  });
-  const token = login.json?.access_token;
-  if (!token) throw new Error(`login returned no access_token: ${login.text.slice(0, 300)}`);
-  const created = await expectStatus(201, 'POST', '/api/v1/users/me/api-keys', {
-    token,
-    body: { name: 'bench-release', scopes: ['monitors:read', 'monitors:write'] },
-  });
-  const { id: keyId, secret } = created.json ?? {};
-  if (!keyId || !secret) throw new Error(`creating an API key returned no id/secret: ${created.text.slice(0, 300)}`);
-  await expectStatus(200, 'PUT', `/api/v1/admin/api-keys/${keyId}/rate-limit`, {
-    token,
-    body: { requests_per_minute: 1_000_000 },
-  });
+  service.output.length = 0; // start-up went fine (its migration lines ignore LOG_LEVEL); keep only what follows
+  const { secret } = await api.adminKey(run, ['monitors:read', 'monitors:write']);
 
   let inspector = null;
   if (settings.profileDir) {
@@ -757,10 +519,10 @@ async function runVigil() {
   }
 
   const body = {
-    name: `bench ${runId}`,
+    name: `bench ${run.id}`,
     production_url: `${pagesBase}/prod`,
     preview_url: `${pagesBase}/preview`,
-    request_key: `bench-release-${runId}`,
+    request_key: `bench-release-${run.id}`,
     pages: Array.from({ length: settings.pages }, (_, i) => ({
       production_path: `/page-${i + 1}`,
       preview_path: `/page-${i + 1}`,
@@ -768,7 +530,7 @@ async function runVigil() {
     viewports: ['desktop', 'mobile'],
   };
 
-  const pid = child.pid;
+  const pid = service.pid;
   const sampler = startSampler(pid, { includeRoot: true });
   if (inspector) await inspector.send('Profiler.start');
   const cpuBefore = cpuOf(pid);
@@ -777,7 +539,7 @@ async function runVigil() {
   const startedAt = nowMs();
   const startedWall = Date.now();
 
-  const posted = await expectStatus(201, 'POST', '/api/v1/release-checks', { apiKey: secret, body });
+  const posted = await api.expect(201, 'POST', '/api/v1/release-checks', { apiKey: secret, body });
   const id = posted.json?.id;
   if (!id) throw new Error(`the release check has no id: ${posted.text.slice(0, 300)}`);
   log(`release check ${id}: ${captureCount} captures queued; polling every ${settings.pollMs} ms`);
@@ -790,7 +552,7 @@ async function runVigil() {
   const pollTimes = [];
   let lastLogged = 0;
   while (!['completed', 'incomplete'].includes(check.collection_status)) {
-    if (childExit) throw new Error(`the service exited during the release check (code ${childExit.code})`);
+    if (service.exit) throw new Error(`the service exited during the release check (code ${service.exit.code})`);
     if (nowMs() > deadline) {
       throw new Error(
         `the release check was still ${check.collection_status} after ${settings.timeoutS} s ` +
@@ -799,7 +561,7 @@ async function runVigil() {
     }
     await sleep(settings.pollMs);
     const pollStarted = nowMs();
-    const result = await call('GET', `/api/v1/release-checks/${id}`, { apiKey: secret });
+    const result = await api.call('GET', `/api/v1/release-checks/${id}`, { apiKey: secret });
     pollTimes.push(nowMs() - pollStarted);
     pollBytes = result.text.length;
     polls += 1;
@@ -831,7 +593,7 @@ async function runVigil() {
     const { profile } = await inspector.send('Profiler.stop');
     inspector.close();
     mkdirSync(settings.profileDir, { recursive: true });
-    const file = join(settings.profileDir, `vigil-release-${runId}.cpuprofile`);
+    const file = join(settings.profileDir, `vigil-release-${run.id}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
     profileSummary = { file, summary: summarizeProfile(profile, null) };
     log(`wrote the service's CPU profile of the release check to ${file}`);
@@ -1185,46 +947,10 @@ async function runResemble(pair) {
 // ---------------------------------------------------------------------------------------------------------------
 // Cleanup: the service's resources as soon as phase 1 ends, everything else at the end; always, once each
 
-let serviceCleaned = null;
 let cleanedUp = null;
 
 function cleanupService() {
-  serviceCleaned ??= (async () => {
-    try {
-      await stopService();
-    } catch (error) {
-      log(`cleanup: could not stop the service: ${error.message}`);
-    }
-    const client = new pg.Client({ connectionString: settings.pgUrl, connectionTimeoutMillis: 5000 });
-    try {
-      await client.connect();
-      await client.query(`drop database if exists "${dbName}" with (force)`);
-      log(`cleanup: dropped database ${dbName}`);
-    } catch (error) {
-      log(`cleanup: could not drop database ${dbName}: ${error.message}`);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-    const redis = new Redis(settings.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000 });
-    redis.on('error', () => undefined);
-    try {
-      await redis.connect();
-      let cursor = '0';
-      let removed = 0;
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) removed += await redis.unlink(...keys);
-      } while (cursor !== '0');
-      log(`cleanup: removed ${removed} Redis key(s) under ${redisPrefix}:`);
-    } catch (error) {
-      log(`cleanup: could not remove Redis keys under ${redisPrefix}: ${error.message}`);
-    } finally {
-      redis.disconnect();
-    }
-    if (artifactDir) rmSync(artifactDir, { recursive: true, force: true });
-  })();
-  return serviceCleaned;
+  return run.cleanup();
 }
 
 function cleanup() {
@@ -1247,25 +973,8 @@ function cleanup() {
   return cleanedUp;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    log(`${signal}: cleaning up`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Report
-
-const fmt = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(1)}%` : 'n/a');
-const mb = (bytes) => (Number.isFinite(bytes) && bytes >= 0 ? `${(bytes / 1024 ** 2).toFixed(0)} MB` : 'n/a');
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
-}
 
 function report(vigil, bare, engineRun, resembleRun) {
   const ratio = vigil.wallMs / bare.wallMs;
@@ -1392,13 +1101,7 @@ function report(vigil, bare, engineRun, resembleRun) {
 let chromiumVersion = 'unknown';
 
 async function main() {
-  const needed = [MAIN, COMPARE_LIB, CAPTURE_LIB];
-  if (settings.build || needed.some((path) => !existsSync(path))) {
-    const missing = needed.filter((path) => !existsSync(path));
-    log(settings.build ? 'building (requested)' : `${missing.join(', ')} missing; building`);
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status ?? build.signal})`);
-  }
+  ensureBuilt(settings.build, [MAIN, COMPARE_LIB, CAPTURE_LIB]);
   // Loaded now, so a rebuild of dist/ during the run (nest build empties it first) cannot pull them away later.
   require(CAPTURE_LIB);
   require(COMPARE_LIB);
@@ -1406,14 +1109,6 @@ async function main() {
     spawnSync(settings.chromiumPath, ['--version'], { encoding: 'utf8' })
       .stdout?.trim()
       .replace(/^Chromium\s*/, '') || 'unknown';
-
-  const budgetMs = READY_TIMEOUT_MS + settings.timeoutS * 1000 + 300_000;
-  const watchdog = setTimeout(() => {
-    log(`giving up after ${Math.round(budgetMs / 1000)} s`);
-    printChildOutput();
-    cleanup().finally(() => process.exit(1));
-  }, budgetMs);
-  watchdog.unref();
 
   await startPageServer();
   const benchStartedMs = Date.now();
@@ -1424,7 +1119,7 @@ async function main() {
     `phase 1: ${fmt(vigil.wallMs / 1000)} s, ${fmt(captureCount / (vigil.wallMs / 1000))} captures/s, ` +
       `peak RSS node ${mb(vigil.memory.rootPeak)} + chromium ${mb(vigil.memory.childPeak)}`,
   );
-  const serviceOutput = childOutput.filter((line) => !/^Debugger (attached|listening)|^For help, see/.test(line));
+  const serviceOutput = service.output.filter((line) => !/^Debugger (attached|listening)|^For help, see/.test(line));
   await cleanupService(); // stopped before the bare loop, so they do not compete
 
   log('phase 2: the bare Playwright loop');
@@ -1464,13 +1159,7 @@ async function main() {
   return 0;
 }
 
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  log(`FAILED: ${error.stack ?? error.message}`);
-  printChildOutput();
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);
+await runBench(main, cleanup, {
+  budgetMs: 60_000 + settings.timeoutS * 1000 + 300_000,
+  onFailure: () => service?.printOutput(),
+});
