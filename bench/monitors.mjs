@@ -34,7 +34,19 @@
 import { createServer as createHttpServer } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { Redis } from 'ioredis';
-import { ensureBuilt, fmt, HOST, intSetting, log, mb, pct, percentile, serviceSettings, sleep } from './lib/common.mjs';
+import {
+  ensureBuilt,
+  fmt,
+  HOST,
+  intSetting,
+  log,
+  mb,
+  pct,
+  percentile,
+  runPool,
+  serviceSettings,
+  sleep,
+} from './lib/common.mjs';
 import { CLK_TCK, machineTicks, processTable, statusFields } from './lib/procfs.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
@@ -99,18 +111,13 @@ async function startTargetServer() {
 // ---------------------------------------------------------------------------------------------------------------
 // Seeding
 
-async function runPool(count, concurrency, work) {
-  let next = 0;
-  const lane = async () => {
-    while (next < count) await work(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
-}
+/** 0 … count-1, for runPool over a number of requests. */
+const indices = (count) => Array.from({ length: count }, (_, i) => i);
 
 async function createMonitors(api, apiKey, targetBase) {
   const started = Date.now();
   let lastLog = started;
-  await runPool(settings.monitors, 8, async (n) => {
+  await runPool(indices(settings.monitors), 8, async (n) => {
     await api.expect(201, 'POST', '/api/v1/monitors', {
       apiKey,
       body: {
@@ -330,8 +337,8 @@ async function measureUptime(api, apiKey, ids, history) {
     throw new Error(`the uptime of a seeded monitor counts too few checks: ${sample.text.slice(0, 300)}`);
   }
   const read = (id) => api.call('GET', path(id), { apiKey });
-  await runPool(100, settings.uptimeConnections, (n) => read(ids[n % ids.length])); // warm-up, not measured
-  await runPool(settings.uptimeRequests, settings.uptimeConnections, async () => {
+  await runPool(indices(100), settings.uptimeConnections, (n) => read(ids[n % ids.length])); // warm-up, not measured
+  await runPool(indices(settings.uptimeRequests), settings.uptimeConnections, async () => {
     const id = ids[Math.floor(Math.random() * ids.length)];
     const started = performance.now();
     const result = await read(id);

@@ -60,6 +60,7 @@ import {
   pct,
   percentile,
   ROOT,
+  runPool,
   serviceSettings,
   sleep,
 } from './lib/common.mjs';
@@ -683,20 +684,6 @@ function describeProgress(check) {
 // Phase 2: the bare Playwright loop
 
 let bareBrowser = null;
-
-async function runPool(items, concurrency, work) {
-  const results = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index], index);
-      }
-    }),
-  );
-  return results;
-}
 
 async function runBare() {
   const list = captureList();

@@ -45,6 +45,21 @@ export function ensureBuilt(requested, needed = [MAIN]) {
   if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status ?? build.signal})`);
 }
 
+/** Runs `work(item, index)` over `items`, at most `concurrency` at once; the results in the items' order. */
+export async function runPool(items, concurrency, work) {
+  const results = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index], index);
+      }
+    }),
+  );
+  return results;
+}
+
 /** The nearest-rank percentile of an ascending array. */
 export function percentile(sorted, p) {
   if (!sorted.length) return NaN;
