@@ -1,51 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { CDPSession, Page } from 'playwright-core';
 import { AXE_TAGS, type AxeFinding } from './types';
 
-/**
- * The global axe is kept under once loaded: a page may define its own `window.axe`, and it cannot guess this name
- * (new in every process) to put a fake scanner in its place.
- */
-const AXE_GLOBAL = `__vigilAxe_${randomBytes(8).toString('hex')}`;
+/** The isolated world axe-core runs in: it shares the page's DOM, not its globals, and the page's CSP does not apply. */
+const AXE_WORLD = 'vigil-axe';
 
 let cachedSource: string | null = null;
 
-/** axe-core's minified build (about half the size of `axe.source`), which then stores itself under AXE_GLOBAL. */
+/** axe-core's minified build (about half the size of `axe.source`). */
 function axeSource(): string {
-  cachedSource ??= `${readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')}
-;if (!Object.hasOwn(window, ${JSON.stringify(AXE_GLOBAL)})) {
-  Object.defineProperty(window, ${JSON.stringify(AXE_GLOBAL)}, { value: window.axe, configurable: false });
-}`;
+  cachedSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   return cachedSource;
-}
-
-/**
- * Loads axe-core into every frame of the page, once it has been read and photographed: only the page being scanned
- * pays for parsing it (an init script would run it in every document, blank and frames included, before load).
- * The main frame gets it straight through the DevTools protocol, about 50 ms cheaper than Playwright's evaluate
- * (which passes the source through its own script and `eval`); evaluation this way is not subject to the page's
- * CSP. Frames that went away meanwhile are skipped; axe descends only into frames that have it.
- */
-async function loadAxe(page: Page): Promise<void> {
-  const session = await page.context().newCDPSession(page);
-  try {
-    const { exceptionDetails } = await session.send('Runtime.evaluate', { expression: axeSource(), silent: true });
-    if (exceptionDetails) {
-      throw new Error(
-        `axe-core could not be loaded: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
-      );
-    }
-  } finally {
-    await session.detach().catch(() => undefined);
-  }
-  const main = page.mainFrame();
-  await Promise.all(
-    page
-      .frames()
-      .filter((frame) => frame !== main)
-      .map((frame) => frame.evaluate(axeSource()).catch(() => undefined)),
-  );
 }
 
 /** What the page hands back: only the fields the findings need, to keep the transfer small. */
@@ -65,31 +30,128 @@ export interface AxeReport {
   findings: AxeFinding[];
 }
 
-/** Loads axe into the page and runs it on the page's document and its frames. */
-export async function runAxe(page: Page): Promise<AxeReport> {
-  await loadAxe(page);
-  const scan = await page.evaluate(
-    async ({ globalName, tags }): Promise<AxeScan> => {
-      const axe = (window as unknown as Record<string, typeof import('axe-core') | undefined>)[globalName];
-      if (!axe) throw new Error('axe-core is not loaded in the page');
-      const result = await axe.run(document, {
-        runOnly: { type: 'tag', values: tags },
-        resultTypes: ['violations'],
-      });
-      return {
-        version: result.testEngine.version,
-        violations: result.violations.map((violation) => ({
-          id: violation.id,
-          impact: violation.impact ?? null,
-          help: violation.help,
-          helpUrl: violation.helpUrl,
-          nodes: violation.nodes.map((node) => ({ target: node.target, impact: node.impact ?? null })),
-        })),
-      };
+/** Runs in the isolated world, where `axe` is the one loaded there. */
+const RUN_SCAN = `(async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} },
+    resultTypes: ['violations'],
+  });
+  return {
+    version: result.testEngine.version,
+    violations: result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? null,
+      help: violation.help,
+      helpUrl: violation.helpUrl,
+      nodes: violation.nodes.map((node) => ({ target: node.target, impact: node.impact ?? null })),
+    })),
+  };
+})()`;
+
+interface AxeWorld {
+  session: CDPSession;
+  contextId: number;
+}
+
+/** axe-core being loaded into a page's main frame, ready to scan it once the page has been photographed. */
+export interface PreparedAxe {
+  /** Scans the page's document and its frames. */
+  scan(): Promise<AxeReport>;
+  /** Lets go of the DevTools session (closing the page does too). */
+  dispose(): void;
+}
+
+/**
+ * Starts loading axe-core into an isolated world of the page's main frame, through the DevTools protocol, so the
+ * load (compiling 650 KB, a third of the scan's cost) overlaps the wait for the network to settle. Nothing the page
+ * can see changes: its globals (its own `axe`, an AMD `define`) stay its own, and it cannot reach or replace ours.
+ * A failed load surfaces in `scan()`.
+ */
+export function prepareAxe(page: Page): PreparedAxe {
+  const world = openWorld(page);
+  world.catch(() => undefined); // awaited by scan(), or never needed
+  return {
+    scan: () => scan(page, world),
+    dispose: () => {
+      world.then(({ session }) => session.detach()).catch(() => undefined);
     },
-    { globalName: AXE_GLOBAL, tags: [...AXE_TAGS] },
+  };
+}
+
+async function openWorld(page: Page): Promise<AxeWorld> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    return { session, contextId: await loadInto(session) };
+  } catch (error) {
+    await session.detach().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Loads axe-core into a new isolated world of the main frame's current document; its execution context id. */
+async function loadInto(session: CDPSession): Promise<number> {
+  const { frameTree } = await session.send('Page.getFrameTree');
+  const { executionContextId } = await session.send('Page.createIsolatedWorld', {
+    frameId: frameTree.frame.id,
+    worldName: AXE_WORLD,
+  });
+  const { exceptionDetails } = await session.send('Runtime.evaluate', {
+    expression: axeSource(),
+    contextId: executionContextId,
+    silent: true,
+  });
+  if (exceptionDetails) {
+    throw new Error(
+      `axe-core could not be loaded: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
+    );
+  }
+  return executionContextId;
+}
+
+async function scan(page: Page, world: Promise<AxeWorld>): Promise<AxeReport> {
+  const { session, contextId } = await world;
+  await loadIntoChildFrames(page);
+  let result: AxeScan;
+  try {
+    result = await runScan(session, contextId);
+  } catch (error) {
+    if (error instanceof AxeScanError) throw error;
+    // The world went with its document (the page navigated itself while settling): load into the current one.
+    result = await runScan(session, await loadInto(session));
+  }
+  return { version: result.version, findings: flattenViolations(result.violations) };
+}
+
+/** axe-core itself threw, as opposed to the protocol failing to reach its world. */
+class AxeScanError extends Error {
+  override readonly name = 'AxeScanError';
+}
+
+async function runScan(session: CDPSession, contextId: number): Promise<AxeScan> {
+  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
+    expression: RUN_SCAN,
+    contextId,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  if (exceptionDetails) {
+    throw new AxeScanError(`axe-core failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  }
+  return result.value as AxeScan;
+}
+
+/**
+ * Child frames get axe-core in their own page context (Playwright reaches frames in other processes too), after
+ * the screenshot; the main frame's axe asks them for their results. Frames that went away meanwhile are skipped.
+ */
+async function loadIntoChildFrames(page: Page): Promise<void> {
+  const main = page.mainFrame();
+  await Promise.all(
+    page
+      .frames()
+      .filter((frame) => frame !== main)
+      .map((frame) => frame.evaluate(axeSource()).catch(() => undefined)),
   );
-  return { version: scan.version, findings: flattenViolations(scan.violations) };
 }
 
 const IMPACTS = new Set(['minor', 'moderate', 'serious', 'critical']);

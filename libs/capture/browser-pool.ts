@@ -1,8 +1,56 @@
 import { chromium, type Browser } from 'playwright-core';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-/** QUIC is off so every request goes over TCP, where interception and the address checks apply. */
-export const BASE_BROWSER_ARGS: readonly string[] = ['--disable-gpu', '--disable-quic'];
+
+/**
+ * The features playwright-core's own launch switches disable. Chromium honours only the last `--disable-features`
+ * switch, and ours comes after Playwright's, so ours must repeat them; a capture test fails when Playwright's list
+ * changes.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Headless Chromium still builds a browser window around every new context, and once the page has loaded that
+ * window loads its omnibox pop-ups (WebUI pages) in a renderer of their own: about as much CPU as the capture
+ * itself, for a UI nobody sees. Page rendering does not depend on them.
+ */
+export const CAPTURE_DISABLED_FEATURES: readonly string[] = [
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'WebUIOmniboxFullPopup',
+];
+
+/**
+ * Chromium switches for capturing: no GPU; QUIC off so every request goes over TCP, where interception and the
+ * address checks apply; the features above off. `--disable-features` in `extra` is merged, not replaced.
+ */
+export function captureBrowserArgs(extra: readonly string[] = []): string[] {
+  const disabled = new Set([...PLAYWRIGHT_DISABLED_FEATURES, ...CAPTURE_DISABLED_FEATURES]);
+  const rest: string[] = [];
+  for (const arg of extra) {
+    const features = /^--disable-features=(.*)$/.exec(arg)?.[1];
+    if (features === undefined) rest.push(arg);
+    else for (const feature of features.split(',')) if (feature) disabled.add(feature);
+  }
+  return ['--disable-gpu', '--disable-quic', `--disable-features=${[...disabled].join(',')}`, ...rest];
+}
 
 export interface BrowserPoolOptions<S> {
   executablePath: string;

@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { assertPublicUrl, TargetNotPublicError } from '../net-guard';
 import {
-  BASE_BROWSER_ARGS,
   BrowserPool,
+  captureBrowserArgs,
   CaptureInfrastructureError,
   DEFAULT_CHROMIUM_PATH,
   errorMessage,
@@ -48,7 +48,7 @@ export class CaptureEngine {
     this.guard = options.allowPrivateTargets
       ? null
       : new RequestGuard({ lookup: options.lookup, isAllowedAddress: options.isAllowedAddress });
-    const args = [...BASE_BROWSER_ARGS, ...(options.extraBrowserArgs ?? [])];
+    const args = captureBrowserArgs(options.extraBrowserArgs);
     // WebRTC can reach addresses without any HTTP request; without a proxy this keeps it off UDP entirely.
     if (this.guard) args.push('--force-webrtc-ip-handling-policy=disable_non_proxied_udp');
     this.pool = new BrowserPool<BrowserState>({

@@ -1,6 +1,6 @@
 import { errors, type Browser, type Page, type Request, type Response } from 'playwright-core';
 import { TargetNotPublicError } from '../net-guard';
-import { runAxe } from './axe';
+import { prepareAxe, type PreparedAxe } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
 import type { RequestGuard } from './request-guard';
 import type { CaptureRequest, CaptureResult, CaptureTimeouts, MissingEvidence, MissingReason } from './types';
@@ -168,6 +168,8 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
   }
 
   // Late requests are common (analytics, lazy content): wait a bounded time for quiet and go on either way.
+  // axe-core loads meanwhile; it scans only after the screenshot.
+  const axe: PreparedAxe | null = request.accessibilityScan === false ? null : prepareAxe(page);
   await network.settle(timeouts.networkQuietMs, timeouts.networkIdleMs);
 
   let step = 'reading the page';
@@ -209,8 +211,8 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
 
     step = 'the axe-core scan';
     stepTimeoutMs = timeouts.axeMs;
-    const axe = request.accessibilityScan === false ? NO_SCAN : await withTimeout(runAxe(page), timeouts.axeMs);
-    if (axe === 'timeout') {
+    const scan = axe === null ? NO_SCAN : await withTimeout(axe.scan(), timeouts.axeMs);
+    if (scan === 'timeout') {
       const message = `axe-core timed out: the scan did not finish within ${timeouts.axeMs} ms`;
       return (await refusedOrNull()) ?? missing('timeout', message, status, finalUrl);
     }
@@ -227,13 +229,15 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       canonical: content.canonical,
       required_selector_found: requiredSelectorFound,
       screenshot,
-      findings: axe.findings,
-      axe_version: axe.version,
+      findings: scan.findings,
+      axe_version: scan.version,
       ...(html === undefined ? {} : { html }),
       duration_ms: elapsed(),
     };
   } catch (error) {
     return failure(error, step, stepTimeoutMs, status);
+  } finally {
+    axe?.dispose();
   }
 }
 

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
 import { flattenViolations } from './axe';
 import { normalizeText } from './capture-page';
 import {
   CaptureEngine,
+  DEFAULT_CHROMIUM_PATH,
   type CapturedPage,
   type CaptureRequest,
   type CaptureResult,
@@ -126,10 +129,18 @@ function handleSite(req: IncomingMessage, res: ServerResponse): void {
         res,
         html(
           `<main><h1>Ships its own axe</h1><img id="own" src="/pixel.png" width="4" height="4"></main>` +
+            // It also has an AMD loader, and reports on its globals once a request answers 400 ms after load, by
+            // when the capture has loaded its own axe-core into the page (during the network settle).
             `<script>
               const fake = { version: '0.0.0', run: () => Promise.resolve({ testEngine: { version: '0.0.0' }, violations: [] }) };
               window.axe = fake;
-              window.__vigilAxe = fake;
+              const defined = [];
+              window.define = (name) => defined.push(name);
+              window.define.amd = {};
+              fetch('/delayed-json').then(() => {
+                const state = window.axe === fake ? 'own axe intact' : 'own axe replaced';
+                document.querySelector('main').append(state + ', define calls: ' + defined.length);
+              });
             </script>`,
         ),
       );
@@ -341,20 +352,24 @@ describe('CaptureEngine with private targets allowed', () => {
     },
   );
 
-  it.concurrent('scans pages whose CSP forbids every script, and pages that define their own axe', async () => {
-    const [strict, own] = await Promise.all([
-      engine.capture({ url: siteUrl('/strict-csp'), viewport: 'desktop' }),
-      engine.capture({ url: siteUrl('/own-axe'), viewport: 'desktop' }),
-    ]);
-    expect(expectCaptured(strict).findings).toContainEqual(
-      expect.objectContaining({ rule_id: 'image-alt', target: '#strict' }),
-    );
-    expect(expectCaptured(strict).axe_version).toBe('4.14.1');
-    expect(expectCaptured(own).findings).toContainEqual(
-      expect.objectContaining({ rule_id: 'image-alt', target: '#own' }),
-    );
-    expect(expectCaptured(own).axe_version).toBe('4.14.1');
-  });
+  it.concurrent(
+    'scans pages whose CSP forbids every script, and pages with their own axe and AMD loader untouched',
+    async () => {
+      const [strict, own] = await Promise.all([
+        engine.capture({ url: siteUrl('/strict-csp'), viewport: 'desktop' }),
+        engine.capture({ url: siteUrl('/own-axe'), viewport: 'desktop' }),
+      ]);
+      expect(expectCaptured(strict).findings).toContainEqual(
+        expect.objectContaining({ rule_id: 'image-alt', target: '#strict' }),
+      );
+      expect(expectCaptured(strict).axe_version).toBe('4.14.1');
+      expect(expectCaptured(own).findings).toContainEqual(
+        expect.objectContaining({ rule_id: 'image-alt', target: '#own' }),
+      );
+      expect(expectCaptured(own).axe_version).toBe('4.14.1');
+      expect(expectCaptured(own).text).toContain('own axe intact, define calls: 0');
+    },
+  );
 
   it.concurrent('scans inside frames and names the frame in the target', async () => {
     const page = expectCaptured(await engine.capture({ url: siteUrl('/with-frame'), viewport: 'desktop' }));
@@ -457,6 +472,27 @@ describe('CaptureEngine target checks', () => {
     expect(strict.browserProcessId()).toBeNull();
   });
 
+  it.concurrent(
+    "keeps Playwright's disabled Chromium features, adds the omnibox pop-ups and the extra switches",
+    async () => {
+      expectCaptured(await guarded.capture({ url: siteUrl('/normal'), viewport: 'desktop' }));
+      const ours = chromiumSwitches(guarded.browserProcessId());
+      const playwrights = await playwrightDefaultSwitches();
+      // Chromium honours only the last --disable-features, so that one must hold Playwright's list and ours.
+      const disabled = (switches: string[]) =>
+        switches
+          .findLast((arg) => arg.startsWith('--disable-features='))
+          ?.slice('--disable-features='.length)
+          .split(',');
+      expect(disabled(playwrights)?.length).toBeGreaterThan(5);
+      expect(disabled(ours)).toEqual(
+        expect.arrayContaining([...(disabled(playwrights) ?? []), 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']),
+      );
+      expect(ours).toContain('--host-resolver-rules=MAP rebind.test 127.0.0.2');
+      expect(ours).toContain('--disable-quic');
+    },
+  );
+
   it.concurrent('captures an allowed target normally', async () => {
     const page = expectCaptured(await guarded.capture({ url: siteUrl('/normal'), viewport: 'desktop' }));
     expect(page.findings.map((finding) => finding.rule_id)).toContain('image-alt');
@@ -501,6 +537,24 @@ describe('CaptureEngine target checks', () => {
     expect(missing.message).toContain('non-public address 127.0.0.2');
   });
 });
+
+/** The command line of a running Chromium, one switch per entry. */
+function chromiumSwitches(pid: number | null): string[] {
+  if (pid === null) throw new Error('no browser is running');
+  return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+}
+
+/** The switches a plain `chromium.launch` of playwright-core gives Chromium. */
+async function playwrightDefaultSwitches(): Promise<string[]> {
+  const browser = await chromium.launch({ executablePath: DEFAULT_CHROMIUM_PATH });
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    return chromiumSwitches(processInfo.find((process) => process.type === 'browser')?.id ?? null);
+  } finally {
+    await browser.close();
+  }
+}
 
 describe('pure helpers', () => {
   it('normalizeText turns CRLF into LF and trims trailing blanks per line', () => {

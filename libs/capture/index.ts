@@ -1,5 +1,5 @@
 export { CaptureEngine, USER_AGENT_SUFFIX } from './capture-engine';
-export { CaptureInfrastructureError, DEFAULT_CHROMIUM_PATH } from './browser-pool';
+export { captureBrowserArgs, CaptureInfrastructureError, DEFAULT_CHROMIUM_PATH } from './browser-pool';
 export {
   AXE_TAGS,
   DEFAULT_CAPTURE_TIMEOUTS,

@@ -108,6 +108,6 @@ export interface CaptureEngineOptions {
    * allow 127.0.0.1 while 127.0.0.2 and `localhost` stay refused. Leave unset in production.
    */
   isAllowedAddress?: (ip: string) => boolean;
-  /** Test hook: extra Chromium switches appended to the defaults (e.g. `--host-resolver-rules=…`). */
+  /** Test hook: extra Chromium switches appended to the defaults (e.g. `--host-resolver-rules=…`); `--disable-features` is merged. */
   extraBrowserArgs?: string[];
 }
