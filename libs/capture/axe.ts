@@ -52,11 +52,6 @@ const RUN_SCAN = `(async () => {
   };
 })()`;
 
-interface AxeWorld {
-  session: CDPSession;
-  contextId: number;
-}
-
 /** axe-core being loaded into a page's main frame, ready to scan it once the page has been photographed. */
 export interface PreparedAxe {
   /** Scans the page's document and its frames. */
@@ -72,24 +67,17 @@ export interface PreparedAxe {
  * A failed load surfaces in `scan()`.
  */
 export function prepareAxe(page: Page): PreparedAxe {
-  const world = openWorld(page);
-  world.catch(() => undefined); // awaited by scan(), or never needed
+  const session = page.context().newCDPSession(page);
+  const loaded = session.then(loadInto);
+  // Both are awaited by scan(), or never needed.
+  session.catch(() => undefined);
+  loaded.catch(() => undefined);
   return {
-    scan: () => scan(page, world),
+    scan: () => scan(page, session, loaded),
     dispose: () => {
-      world.then(({ session }) => session.detach()).catch(() => undefined);
+      session.then((opened) => opened.detach()).catch(() => undefined);
     },
   };
-}
-
-async function openWorld(page: Page): Promise<AxeWorld> {
-  const session = await page.context().newCDPSession(page);
-  try {
-    return { session, contextId: await loadInto(session) };
-  } catch (error) {
-    await session.detach().catch(() => undefined);
-    throw error;
-  }
 }
 
 /** Loads axe-core into a new isolated world of the main frame's current document; its execution context id. */
@@ -112,17 +100,18 @@ async function loadInto(session: CDPSession): Promise<number> {
   return executionContextId;
 }
 
-async function scan(page: Page, world: Promise<AxeWorld>): Promise<AxeReport> {
-  const { session, contextId } = await world;
+async function scan(page: Page, session: Promise<CDPSession>, loaded: Promise<number>): Promise<AxeReport> {
+  const opened = await session;
   await loadIntoChildFrames(page);
-  let result: AxeScan;
+  const contextId = await loaded.catch(() => null);
+  let result: AxeScan | null = null;
   try {
-    result = await runScan(session, contextId);
+    if (contextId !== null) result = await runScan(opened, contextId);
   } catch (error) {
     if (error instanceof AxeScanError) throw error;
-    // The world went with its document (the page navigated itself while settling): load into the current one.
-    result = await runScan(session, await loadInto(session));
   }
+  // The world went with its document (the page navigated itself while settling): load into the current one.
+  result ??= await runScan(opened, await loadInto(opened));
   return { version: result.version, findings: flattenViolations(result.violations) };
 }
 

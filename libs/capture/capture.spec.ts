@@ -144,6 +144,14 @@ function handleSite(req: IncomingMessage, res: ServerResponse): void {
             </script>`,
         ),
       );
+    case '/moves-on':
+      // Replaces itself with /normal just after load, while the capture waits for the network to settle.
+      return sendHtml(
+        res,
+        html(
+          `<p>Moving</p><script>addEventListener('load', () => setTimeout(() => location.replace('/normal'), 20));</script>`,
+        ),
+      );
     case '/with-frame':
       return sendHtml(
         res,
@@ -374,6 +382,13 @@ describe('CaptureEngine with private targets allowed', () => {
   it.concurrent('scans inside frames and names the frame in the target', async () => {
     const page = expectCaptured(await engine.capture({ url: siteUrl('/with-frame'), viewport: 'desktop' }));
     expect(page.findings).toContainEqual(expect.objectContaining({ rule_id: 'image-alt', target: '#inner #in-frame' }));
+  });
+
+  it.concurrent('scans the document a page replaced itself with while settling', async () => {
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/moves-on'), viewport: 'desktop' }));
+    expect(page.final_url).toBe(siteUrl('/normal'));
+    expect(page.text).toContain('Version 2 is out.');
+    expect(page.findings).toContainEqual(expect.objectContaining({ rule_id: 'image-alt', target: '#hero' }));
   });
 
   it.concurrent('waits for requests still running after load before reading the page', async () => {
