@@ -19,7 +19,10 @@ const RESEMBLE_OPTIONS = {
 /** A 1440×32767 comparison takes ~20 s; far beyond that resemblejs lost its callback (it can, on a canvas error). */
 const COMPARISON_TIMEOUT_MS = 120_000;
 
-/** An idle worker holds ~50 MB (canvas, V8 heap); release it soon after the last comparison. */
+/**
+ * A worker holds ~50 MB idle and about 220 MB after comparing full-page screenshots (canvas buffers the allocator
+ * keeps); release it soon after the last comparison.
+ */
 const IDLE_SHUTDOWN_MS = 10_000;
 
 // Plain CommonJS so it runs from the TypeScript sources (Jest, swc) and from dist alike.
