@@ -1,9 +1,10 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthGuard } from './common/auth/auth.guard';
+import { markStopping } from './bootstrap/shutdown';
 import { LinkHeaderInterceptor } from './common/pagination/link-header.interceptor';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -26,7 +27,11 @@ import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
-export class AppModule {
+export class AppModule implements OnModuleDestroy {
+  onModuleDestroy(): void {
+    markStopping();
+  }
+
   /** The parts a process runs follow its ROLE: api (HTTP), worker (queue processors), scheduler, or all. */
   static forRoot(config: AppConfig): DynamicModule {
     const infrastructure = [
