@@ -7,7 +7,7 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
  * switch, and ours comes after Playwright's, so ours must repeat them; a capture test fails when Playwright's list
  * changes.
  */
-export const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
+const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
   'HttpsUpgrades',
@@ -31,7 +31,7 @@ export const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
  * window loads its omnibox pop-ups (WebUI pages) in a renderer of their own: about as much CPU as the capture
  * itself, for a UI nobody sees. Page rendering does not depend on them.
  */
-export const CAPTURE_DISABLED_FEATURES: readonly string[] = [
+const CAPTURE_DISABLED_FEATURES: readonly string[] = [
   'WebUIOmniboxPopup',
   'WebUIOmniboxAimPopup',
   'WebUIOmniboxFullPopup',

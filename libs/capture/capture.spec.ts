@@ -145,12 +145,11 @@ function handleSite(req: IncomingMessage, res: ServerResponse): void {
         ),
       );
     case '/moves-on':
-      // Replaces itself with /normal just after load, while the capture waits for the network to settle.
+      // Replaces itself with /normal once a request started while loading answers, 400 ms later: after load,
+      // while the capture waits for the network to settle (the request keeps it waiting, so no timer can be late).
       return sendHtml(
         res,
-        html(
-          `<p>Moving</p><script>addEventListener('load', () => setTimeout(() => location.replace('/normal'), 20));</script>`,
-        ),
+        html(`<p>Moving</p><script>fetch('/delayed-json').then(() => location.replace('/normal'));</script>`),
       );
     case '/with-frame':
       return sendHtml(
