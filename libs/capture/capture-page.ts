@@ -1,6 +1,6 @@
 import { errors, type Browser, type Page, type Request, type Response } from 'playwright-core';
 import { TargetNotPublicError } from '../net-guard';
-import { prepareAxe, type PreparedAxe } from './axe';
+import { prepareAxe } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
 import type { RequestGuard } from './request-guard';
 import type { CaptureRequest, CaptureResult, CaptureTimeouts, MissingEvidence, MissingReason } from './types';
@@ -169,7 +169,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
 
   // Late requests are common (analytics, lazy content): wait a bounded time for quiet and go on either way.
   // axe-core loads meanwhile; it scans only after the screenshot.
-  const axe: PreparedAxe | null = request.accessibilityScan === false ? null : prepareAxe(page);
+  const axe = request.accessibilityScan === false ? null : prepareAxe(page);
   await network.settle(timeouts.networkQuietMs, timeouts.networkIdleMs);
 
   let step = 'reading the page';

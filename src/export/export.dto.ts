@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { CHANGE_FEEDBACK, CHANGE_KINDS, type ChangeFeedback, type ChangeKind } from '../changes/entities/change.entity';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ChangeDto } from '../changes/dto/change.dto';
 import { DateTimeField, EnumField, IntField, UuidField } from '../common/validation/fields';
 import { TrackedValueDto } from '../monitors/dto/monitor.dto';
 
@@ -35,36 +35,22 @@ export class ExportQuery {
 
 const nullableString = { type: 'string', nullable: true } as const;
 
-export class ChangeExportRowDto {
-  @ApiProperty({ type: 'string', format: 'uuid' })
-  id: string;
-
-  @ApiProperty({ type: 'string', format: 'uuid' })
-  monitor_id: string;
-
-  @ApiProperty({ type: 'string' })
-  monitor_name: string;
-
-  @ApiProperty({ enum: CHANGE_KINDS, enumName: 'ChangeKind' })
-  kind: ChangeKind;
-
-  @ApiProperty({ type: 'string', format: 'date-time' })
-  detected_at: string;
-
-  @ApiProperty({ type: 'string' })
-  region: string;
-
+/** A change as one flat export row: the list's fields, with the summary and value spelled out as columns. */
+export class ChangeExportRowDto extends PickType(ChangeDto, [
+  'id',
+  'monitor_id',
+  'monitor_name',
+  'kind',
+  'detected_at',
+  'region',
+  'feedback',
+  'archived',
+] as const) {
   @ApiProperty({ type: 'string' })
   summary: string;
 
   @ApiProperty({ type: 'string', enum: ['heuristic', 'llm'] })
   summary_source: 'heuristic' | 'llm';
-
-  @ApiProperty({ enum: CHANGE_FEEDBACK, enumName: 'ChangeFeedback', nullable: true })
-  feedback: ChangeFeedback | null;
-
-  @ApiProperty({ type: 'boolean' })
-  archived: boolean;
 
   @ApiProperty(nullableString)
   value_name: string | null;
