@@ -25,6 +25,7 @@ import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { UsageModule } from './usage/usage.module';
 import { UsersModule } from './users/users.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({})
 export class AppModule implements OnModuleDestroy {
@@ -56,6 +57,7 @@ export class AppModule implements OnModuleDestroy {
         OpenApiModule,
         AuthModule,
         UsersModule,
+        WorkspacesModule,
         ApiKeysModule,
         AdminModule,
         ChangesModule,

@@ -109,6 +109,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspaces the signed-in person belongs to
+         * @description Each with the caller's role in it, oldest membership first. The first is the default workspace.
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description The signed-in person who creates it becomes its first `admin`. It starts on the `free` plan.
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a workspace
+         * @description A workspace the caller is not a member of is a `404`.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a workspace or change its review policy
+         * @description A workspace `admin` only (others get `403` with `required_scope: workspace:admin`). With
+         *     `review_policy.require_distinct_reviewer`, the person whose key (or session) opened a release check cannot
+         *     approve it: a second person must.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workspace's members
+         * @description Any member may read the list, oldest membership first.
+         */
+        get: operations["listWorkspaceMembers"];
+        put?: never;
+        /**
+         * Add a person to a workspace
+         * @description A workspace `admin` only. The person is named by e-mail. An e-mail nobody is registered with is a `404`,
+         *     unless the caller is an administrator of the instance: then the person is created, and their one-time
+         *     password is in `temporary_password`, shown this once. A person who is a member already is a
+         *     `409 already_member`.
+         */
+        post: operations["addWorkspaceMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave a workspace
+         * @description A workspace `admin` removes anyone; any member may remove themselves (leave). The last admin cannot leave
+         *     (`409 last_admin`). The API keys the person created stay with the workspace; its admins see and revoke them.
+         */
+        delete: operations["removeWorkspaceMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description A workspace `admin` only. Demoting the last admin is refused (`409 last_admin`).
+         */
+        patch: operations["updateWorkspaceMember"];
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -216,7 +318,10 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a release check
-         * @description Only a signed-in person may review (an API key gets `403` with `required_scope: release-checks:review`).
+         * @description Only a signed-in person who is a `member` or `admin` of the check's workspace may review (an API key or a
+         *     `viewer` gets `403` with `required_scope: release-checks:review`). When the workspace's
+         *     `review_policy.require_distinct_reviewer` is on, the person who opened the check cannot approve it
+         *     (`409 reviewer_not_distinct`); rejecting stays open to them.
          *     The note documents the review. `revision` must be the current one (else `409 stale_revision`), so an
          *     approval is never confused with a later run. A check whose collection is incomplete cannot be approved
          *     (`409 release_check_incomplete`). While evidence is still being collected a review is refused
@@ -628,9 +733,10 @@ export interface components {
             monitors: number;
             checks_this_month: number;
             release_checks_this_month: number;
-            /** @description Requests made today (UTC) with any of the user's keys or sessions. */
+            /** @description Requests made today (UTC) in this workspace, with any key or session. */
             api_requests_today: number;
         };
+        /** @description The person (for an API key, the key's creator), the current workspace and its usage. */
         CurrentUser: {
             /** Format: uuid */
             id: string;
@@ -639,6 +745,11 @@ export interface components {
             role: components["schemas"]["Role"];
             /** Format: date-time */
             created_at: string;
+            workspace: components["schemas"]["CurrentWorkspace"];
+            /**
+             * @deprecated
+             * @description The current workspace's plan; the same as `workspace.plan`.
+             */
             plan: components["schemas"]["Plan"];
             usage: components["schemas"]["Usage"];
         };
@@ -662,6 +773,8 @@ export interface components {
             revoked_at: string | null;
             /** @description The key's ceiling in requests per minute. */
             rate_limit_per_minute: number;
+            /** @description The person who issued the key; it stays with the workspace when they leave. */
+            created_by: components["schemas"]["Person"] | null;
         };
         ApiKeyWithSecret: {
             /** Format: uuid */
@@ -678,6 +791,7 @@ export interface components {
             /** Format: date-time */
             revoked_at: string | null;
             rate_limit_per_minute: number;
+            created_by: components["schemas"]["Person"] | null;
             /** @description The key itself, shown this once. Send it as `X-API-Key`. */
             secret: string;
         };
@@ -716,10 +830,19 @@ export interface components {
             /** Format: date-time */
             revoked_at: string | null;
             rate_limit_per_minute: number;
-            /** Format: uuid */
-            user_id: string;
+            created_by: components["schemas"]["Person"] | null;
+            /**
+             * Format: uuid
+             * @description The key's creator (null if that person was deleted).
+             */
+            user_id: string | null;
             /** Format: email */
-            user_email: string;
+            user_email: string | null;
+            /**
+             * Format: uuid
+             * @description The workspace the key acts in.
+             */
+            workspace_id: string;
         };
         AdminApiKeyList: {
             data: components["schemas"]["AdminApiKey"][];
@@ -727,6 +850,104 @@ export interface components {
         };
         SetRateLimitRequest: {
             requests_per_minute: number;
+        };
+        /**
+         * @description A person's role in a workspace: `admin` (members, keys, settings and everything a member does), `member`
+         *     (create and change resources, review release checks), `viewer` (read only).
+         * @enum {string}
+         */
+        WorkspaceRole: "admin" | "member" | "viewer";
+        ReviewPolicy: {
+            /**
+             * @description When true, the person who opened a release check (the creator of the key that opened it, or the person
+             *     whose session did) cannot approve it (`409 reviewer_not_distinct`).
+             */
+            require_distinct_reviewer: boolean;
+        };
+        ReviewPolicyInput: {
+            require_distinct_reviewer: boolean;
+        };
+        Workspace: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            role: components["schemas"]["WorkspaceRole"];
+            /** @description The workspace's plan, such as `free`. */
+            plan: string;
+            review_policy: components["schemas"]["ReviewPolicy"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        WorkspaceList: {
+            data: components["schemas"]["Workspace"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateWorkspaceRequest: {
+            name: string;
+        };
+        UpdateWorkspaceRequest: {
+            name?: string;
+            review_policy?: components["schemas"]["ReviewPolicyInput"];
+        };
+        WorkspaceMember: {
+            /** Format: uuid */
+            user_id: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["WorkspaceRole"];
+            /** Format: date-time */
+            added_at: string;
+        };
+        AddedWorkspaceMember: {
+            /** Format: uuid */
+            user_id: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["WorkspaceRole"];
+            /** Format: date-time */
+            added_at: string;
+            /**
+             * @description Set only when this call created the person (an instance administrator adding an unknown e-mail): their
+             *     one-time password, shown this once. Otherwise null.
+             */
+            temporary_password: string | null;
+        };
+        WorkspaceMemberList: {
+            data: components["schemas"]["WorkspaceMember"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AddWorkspaceMemberRequest: {
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        UpdateWorkspaceMemberRequest: {
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        Person: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+        };
+        /** @description The workspace this request acted in. */
+        CurrentWorkspace: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The person's role in it; null for an API key whose creator is no longer a member. */
+            role: components["schemas"]["WorkspaceRole"] | null;
+            plan: components["schemas"]["Plan"];
+            review_policy: components["schemas"]["ReviewPolicy"];
+        };
+        /** @description Who opened the check, and with which key (null when a person's session opened it). */
+        ReleaseCheckOpener: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /** Format: uuid */
+            api_key_id: string | null;
         };
         /**
          * @description desktop is 1440 x 900 CSS pixels, mobile 390 x 844.
@@ -921,6 +1142,7 @@ export interface components {
             summary: components["schemas"]["ReleaseCheckSummary"];
             /** @description Where a person reviews the check in the web interface (relative to the service's origin). */
             review_url: string;
+            opened_by: components["schemas"]["ReleaseCheckOpener"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1272,7 +1494,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description No such resource, or it belongs to someone else. */
+        /** @description No such resource, or it belongs to another workspace (or `X-Workspace-Id` names one you are not in). */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1281,7 +1503,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request conflicts with the resource's current state; `code` says how. */
+        /**
+         * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
+         *     `last_admin`, `already_member`, `reviewer_not_distinct`).
+         */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1334,6 +1559,13 @@ export interface components {
     parameters: {
         /** @description The resource's identifier. */
         Id: string;
+        /**
+         * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+         *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+         */
+        WorkspaceId: string;
+        /** @description The person's identifier. */
+        UserId: string;
         /** @description 1-based page number. */
         Page: number;
         /** @description Items per page. */
@@ -1395,7 +1627,13 @@ export interface operations {
     getCurrentUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1413,8 +1651,10 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1426,7 +1666,13 @@ export interface operations {
                 /** @description Items per page. */
                 per_page?: components["parameters"]["PerPage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1445,13 +1691,20 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1473,6 +1726,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1480,7 +1734,13 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1508,7 +1768,13 @@ export interface operations {
     regenerateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1525,6 +1791,259 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of workspaces. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The new workspace. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace, with the caller's role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWorkspaceMembers: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMemberList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    addWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddWorkspaceMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The new member. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddedWorkspaceMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    removeWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The person's identifier. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The person's identifier. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1669,7 +2188,13 @@ export interface operations {
                 /** @description Only checks whose gate has this value. */
                 gate?: components["schemas"]["Gate"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1688,13 +2213,20 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     createReleaseCheck: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1727,6 +2259,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
@@ -1738,7 +2271,13 @@ export interface operations {
                 /** @description An earlier revision's evidence; the current revision by default. */
                 revision?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1766,7 +2305,13 @@ export interface operations {
     reviewReleaseCheck: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1800,7 +2345,13 @@ export interface operations {
     rerunReleaseCheck: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1828,7 +2379,13 @@ export interface operations {
     getReleaseCheckArtifactFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1868,7 +2425,13 @@ export interface operations {
                 /** @description Only monitors with this status. */
                 status?: components["schemas"]["MonitorStatus"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1887,13 +2450,20 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     createMonitor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1915,6 +2485,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1922,7 +2493,13 @@ export interface operations {
     getMonitor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1950,7 +2527,13 @@ export interface operations {
     deleteMonitor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -1976,7 +2559,13 @@ export interface operations {
     updateMonitor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2009,7 +2598,13 @@ export interface operations {
     checkMonitor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2043,7 +2638,13 @@ export interface operations {
                 /** @description The span of `response_times`; hourly points for `24h` and `7d`, daily points for `30d`. */
                 history?: components["schemas"]["UptimeWindow"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2071,7 +2672,13 @@ export interface operations {
     setMonitorRegions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2104,7 +2711,13 @@ export interface operations {
     enableMonitorBadge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2132,7 +2745,13 @@ export interface operations {
     disableMonitorBadge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2193,7 +2812,13 @@ export interface operations {
                 /** @description Items per page. */
                 per_page?: components["parameters"]["PerPage"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2229,7 +2854,13 @@ export interface operations {
                 /** @description Only readings of the tracked value with this name. */
                 name?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2268,7 +2899,13 @@ export interface operations {
                 /** @description Archived changes (`true`) or the others (`false`, the default). */
                 archived?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2287,13 +2924,20 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     getChange: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2321,7 +2965,13 @@ export interface operations {
     updateChange: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2354,7 +3004,13 @@ export interface operations {
     getChangeScreenshot: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2393,7 +3049,13 @@ export interface operations {
                 /** @description Only rows of this monitor. */
                 monitor_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2412,6 +3074,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2427,7 +3090,13 @@ export interface operations {
                 /** @description Only rows of this monitor. */
                 monitor_id?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2446,6 +3115,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

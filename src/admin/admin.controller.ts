@@ -31,7 +31,7 @@ export class AdminController {
   @ApiCreatedResponse({ type: UserDto, description: 'The new user.' })
   @ApiProblemResponses(400, 409, 413)
   createUser(@Body() body: CreateUserDto): Promise<UserDto> {
-    return this.users.create(body);
+    return this.users.addPerson(body);
   }
 
   @Get('api-keys')

@@ -2,16 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Scope } from '../common/auth/scopes';
+import { WorkspaceScoped } from '../common/tenancy/workspace-scope';
 import { User } from '../users/user.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 
 @Entity({ tableName: 'api_keys' })
-@Index({ properties: ['user', 'createdAt'] })
+@WorkspaceScoped()
+@Index({ properties: ['workspace', 'createdAt'] })
 export class ApiKey {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  user: User;
+  /** The workspace the key acts in. */
+  @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
+  workspace: Workspace;
+
+  /** Who issued it; the key stays with the workspace when they leave it (its admins see and revoke it). */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  createdBy: User | null = null;
 
   @Property({ type: 'text' })
   name: string;

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequireScopes } from '../common/auth/access.decorators';
-import type { Principal } from '../common/auth/principal';
+import { ActingPrincipal, RequireScopes } from '../common/auth/access.decorators';
+import type { WorkspacePrincipal } from '../common/auth/principal';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import { type Page, PageQuery } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
@@ -18,8 +18,8 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'listApiKeys', summary: "List the caller's API keys" })
   @ApiOkResponse({ type: ApiKeyListDto, description: 'A page of keys, newest first.' })
   @ApiProblemResponses(400)
-  list(@CurrentPrincipal() principal: Principal, @Query() query: PageQuery): Promise<Page<ApiKeyDto>> {
-    return this.apiKeys.list(principal.userId, query);
+  list(@ActingPrincipal() principal: WorkspacePrincipal, @Query() query: PageQuery): Promise<Page<ApiKeyDto>> {
+    return this.apiKeys.list(principal, query);
   }
 
   @Post('api-keys')
@@ -27,7 +27,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'createApiKey', summary: 'Issue a new API key' })
   @ApiCreatedResponse({ type: ApiKeyWithSecretDto, description: 'The key, with its secret shown this once.' })
   @ApiProblemResponses(400, 413)
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
+  create(@ActingPrincipal() principal: WorkspacePrincipal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
     return this.apiKeys.create(principal, body);
   }
 
@@ -36,8 +36,8 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key' })
   @ApiOkResponse({ type: ApiKeyDto, description: 'The revoked key.' })
   @ApiProblemResponses(400, 404)
-  revoke(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<ApiKeyDto> {
-    return this.apiKeys.revoke(principal.userId, id);
+  revoke(@ActingPrincipal() principal: WorkspacePrincipal, @Param() { id }: IdParams): Promise<ApiKeyDto> {
+    return this.apiKeys.revoke(principal, id);
   }
 
   @Post('api-key')
@@ -51,7 +51,7 @@ export class ApiKeysController {
   })
   @ApiProblemResponses(400, 404, 409, 413)
   regenerate(
-    @CurrentPrincipal() principal: Principal,
+    @ActingPrincipal() principal: WorkspacePrincipal,
     @Body() body: RegenerateApiKeyDto,
   ): Promise<ApiKeyWithSecretDto> {
     return this.apiKeys.regenerate(principal, body.key_id);

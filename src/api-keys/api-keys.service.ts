@@ -1,12 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ApiKeyPrincipal, Principal } from '../common/auth/principal';
+import type { ApiKeyPrincipal, WorkspacePrincipal } from '../common/auth/principal';
 import type { Scope } from '../common/auth/scopes';
 import { DomainError, InsufficientScope, NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { User } from '../users/user.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import { generateSecret, hashSecret, looksLikeSecret } from './api-key-secret';
 import { ApiKey } from './api-key.entity';
 import { AdminApiKeyDto, ApiKeyDto, type ApiKeyWithSecretDto, type CreateApiKeyDto } from './dto/api-key.dto';
@@ -16,7 +18,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 interface ApiKeyLookup {
   id: string;
-  user_id: string;
+  workspace_id: string;
+  created_by_id: string | null;
   scopes: Scope[];
   expires_at: Date | string | null;
   rate_limit_per_minute: number | null;
@@ -36,7 +39,7 @@ export class ApiKeysService {
    * Issues a key. Called with an API key, the new key can hold only scopes the calling key holds and cannot outlive
    * it: a key is never a way to more access than it has.
    */
-  async create(principal: Principal, input: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
+  async create(principal: WorkspacePrincipal, input: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
     if (input.expires_at && input.expires_at.getTime() <= Date.now()) {
       throw ValidationFailed.field('expires_at', 'must be in the future');
     }
@@ -55,10 +58,10 @@ export class ApiKeysService {
         );
       }
     }
-    const userId = principal.userId;
     const { secret, prefix, hash } = generateSecret();
     const key = this.em.create(ApiKey, {
-      user: this.em.getReference(User, userId),
+      workspace: this.em.getReference(Workspace, principal.workspace.id),
+      createdBy: principal.userId ? this.em.getReference(User, principal.userId) : null,
       name: input.name,
       prefix,
       secretHash: hash,
@@ -66,15 +69,17 @@ export class ApiKeysService {
       expiresAt: input.expires_at ?? null,
     });
     await this.em.persist(key).flush();
+    await this.em.populate(key, ['createdBy']);
     return { ...this.toDto(key), secret };
   }
 
-  async list(userId: string, query: PageQuery): Promise<Page<ApiKeyDto>> {
-    const [keys, total] = await this.em.findAndCount(
-      ApiKey,
-      { user: userId },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
-    );
+  /** The workspace's keys for its admins; the keys they issued themselves for everyone else. */
+  async list(principal: WorkspacePrincipal, query: PageQuery): Promise<Page<ApiKeyDto>> {
+    const [keys, total] = await this.em.findAndCount(ApiKey, this.manageable(principal), {
+      populate: ['createdBy'],
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      ...pageWindow(query),
+    });
     return pageOf(
       keys.map((key) => this.toDto(key)),
       total,
@@ -83,8 +88,12 @@ export class ApiKeysService {
   }
 
   /** Revoking is immediate: every instance looks the key up on every request. Revoking twice is harmless. */
-  async revoke(userId: string, keyId: string): Promise<ApiKeyDto> {
-    const key = await this.em.findOne(ApiKey, { id: keyId, user: userId });
+  async revoke(principal: WorkspacePrincipal, keyId: string): Promise<ApiKeyDto> {
+    const key = await this.em.findOne(
+      ApiKey,
+      { id: keyId, ...this.manageable(principal) },
+      { populate: ['createdBy'] },
+    );
     if (!key) throw new NotFound('API key');
     if (!key.revokedAt) {
       key.revokedAt = new Date();
@@ -97,7 +106,7 @@ export class ApiKeysService {
    * Replaces a key with a new secret (same name, scopes, expiry and ceiling) and revokes the old one, in one
    * transaction holding the old key's row lock, so two concurrent regenerations cannot both succeed.
    */
-  async regenerate(principal: Principal, keyId?: string): Promise<ApiKeyWithSecretDto> {
+  async regenerate(principal: WorkspacePrincipal, keyId?: string): Promise<ApiKeyWithSecretDto> {
     const targetId = keyId ?? (principal.kind === 'api_key' ? principal.keyId : undefined);
     if (!targetId) throw ValidationFailed.field('key_id', 'is required when signed in with a session');
     // A key may rotate itself; rotating another key would hand over that key's secret and scopes.
@@ -105,7 +114,7 @@ export class ApiKeysService {
     return this.em.transactional(async (em) => {
       const old = await em.findOne(
         ApiKey,
-        { id: targetId, user: principal.userId },
+        { id: targetId, ...(principal.kind === 'session' ? this.manageable(principal) : {}) },
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
       if (!old) throw new NotFound('API key');
@@ -116,7 +125,8 @@ export class ApiKeysService {
       old.revokedAt = new Date();
       const { secret, prefix, hash } = generateSecret();
       const replacement = em.create(ApiKey, {
-        user: old.user,
+        workspace: old.workspace,
+        createdBy: old.createdBy,
         name: old.name,
         prefix,
         secretHash: hash,
@@ -125,6 +135,7 @@ export class ApiKeysService {
         rateLimitPerMinute: old.rateLimitPerMinute,
       });
       em.persist(replacement);
+      await em.populate(replacement, ['createdBy']);
       return { ...this.toDto(replacement), secret };
     });
   }
@@ -136,7 +147,7 @@ export class ApiKeysService {
   async authenticate(secret: string): Promise<ApiKeyPrincipal | null> {
     if (!looksLikeSecret(secret)) return null;
     const [key] = await this.em.execute<ApiKeyLookup[]>(
-      `select id, user_id, scopes, expires_at, rate_limit_per_minute, last_used_at from api_keys
+      `select id, workspace_id, created_by_id, scopes, expires_at, rate_limit_per_minute, last_used_at from api_keys
         where secret_hash = ? and revoked_at is null and (expires_at is null or expires_at > now())`,
       [hashSecret(secret)],
     );
@@ -148,18 +159,20 @@ export class ApiKeysService {
     return {
       kind: 'api_key',
       keyId: key.id,
-      userId: key.user_id,
+      userId: key.created_by_id,
+      workspace: { id: key.workspace_id, role: null },
       scopes: key.scopes,
       expiresAt: key.expires_at ? new Date(key.expires_at) : null,
       rateLimitPerMinute: key.rate_limit_per_minute ?? this.config.rateLimitPerMinute,
     };
   }
 
+  /** Every key of every workspace, for the instance's administrators. */
   async listAll(query: PageQuery): Promise<Page<AdminApiKeyDto>> {
-    const [keys, total] = await this.em.findAndCount(
+    const [keys, total] = await acrossWorkspaces(this.em).findAndCount(
       ApiKey,
       {},
-      { populate: ['user'], orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
+      { populate: ['createdBy'], orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
     );
     return pageOf(
       keys.map((key) => this.toAdminDto(key)),
@@ -170,17 +183,25 @@ export class ApiKeysService {
 
   /** Sets a key's ceiling; the next request with the key is counted against it, on every instance. */
   async setRateLimit(keyId: string, requestsPerMinute: number): Promise<AdminApiKeyDto> {
-    const key = await this.em.findOne(ApiKey, { id: keyId }, { populate: ['user'] });
+    const em = acrossWorkspaces(this.em);
+    const key = await em.findOne(ApiKey, { id: keyId }, { populate: ['createdBy'] });
     if (!key) throw new NotFound('API key');
     key.rateLimitPerMinute = requestsPerMinute;
-    await this.em.flush();
+    await em.flush();
     return this.toAdminDto(key);
+  }
+
+  /** Which of the workspace's keys the caller may list, revoke and rotate: all for its admins, else their own. */
+  private manageable(principal: WorkspacePrincipal): { createdBy?: string } | { id: string } {
+    if (principal.workspace.role === 'admin') return {};
+    if (principal.userId) return { createdBy: principal.userId };
+    // A key whose creator was deleted manages only itself.
+    return { id: principal.kind === 'api_key' ? principal.keyId : '' };
   }
 
   private recordUse(keyId: string, at: Date): void {
     // A separate unit of work: this write must not wait for, or ride along with, the request's own flush.
-    this.em
-      .fork()
+    acrossWorkspaces(this.em)
       .nativeUpdate(
         ApiKey,
         {
@@ -197,6 +218,11 @@ export class ApiKeysService {
   }
 
   private toAdminDto(key: ApiKey): AdminApiKeyDto {
-    return { ...this.toDto(key), user_id: key.user.id, user_email: key.user.email };
+    return {
+      ...this.toDto(key),
+      user_id: key.createdBy?.id ?? null,
+      user_email: key.createdBy?.email ?? null,
+      workspace_id: key.workspace.id,
+    };
   }
 }

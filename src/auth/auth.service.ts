@@ -39,10 +39,20 @@ export class AuthService {
     };
   }
 
-  /** The signed-in person behind verified claims; null if the user no longer exists. */
-  async sessionPrincipal(claims: SessionClaims): Promise<SessionPrincipal | null> {
-    const user = typeof claims.sub === 'string' ? await this.users.findById(claims.sub) : null;
-    if (!user) return null;
-    return { kind: 'session', userId: user.id, role: user.role, rateLimitPerMinute: this.config.rateLimitPerMinute };
+  /**
+   * The signed-in person behind verified claims, with the workspace they act in (the requested one if they are a
+   * member of it, else their first); null if the person no longer exists.
+   */
+  async sessionPrincipal(claims: SessionClaims, requestedWorkspaceId: string | null): Promise<SessionPrincipal | null> {
+    if (typeof claims.sub !== 'string') return null;
+    const person = await this.users.withMembership(claims.sub, requestedWorkspaceId);
+    if (!person) return null;
+    return {
+      kind: 'session',
+      userId: person.id,
+      role: person.role,
+      workspace: person.workspace,
+      rateLimitPerMinute: this.config.rateLimitPerMinute,
+    };
   }
 }

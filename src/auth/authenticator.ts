@@ -7,6 +7,7 @@ import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { Principal } from '../common/auth/principal';
 import { Unauthenticated } from '../common/errors/domain-errors';
+import { requestedWorkspaceId } from '../common/tenancy/acting-workspace';
 import { AuthService, type SessionClaims } from './auth.service';
 import { SESSION_SECRET } from './session-secret.provider';
 
@@ -43,8 +44,13 @@ export class Authenticator {
           // A ready KeyObject: given a string, jsonwebtoken would build one (after trying it as a PEM) per request.
           secretOrKey: createSecretKey(Buffer.from(sessionSecret)) as unknown as string,
           algorithms: ['HS256'],
+          passReqToCallback: true,
         },
-        (claims: SessionClaims, done: Done) => settle(auth.sessionPrincipal(claims), done),
+        (request: Request, claims: SessionClaims, done: Done) =>
+          settle(
+            Promise.resolve().then(() => auth.sessionPrincipal(claims, requestedWorkspaceId(request))),
+            done,
+          ),
       ),
     );
   }

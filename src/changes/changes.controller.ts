@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Query, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequireScopes } from '../common/auth/access.decorators';
-import type { Principal } from '../common/auth/principal';
+import { RequireScopes } from '../common/auth/access.decorators';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import { type Page, PageQuery } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
@@ -19,8 +18,8 @@ export class ChangesController {
   @ApiOperation({ operationId: 'listChanges', summary: "Changes detected across the caller's monitors, newest first" })
   @ApiOkResponse({ type: ChangeListDto, description: 'A page of changes, newest first.' })
   @ApiProblemResponses(400)
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListChangesQuery): Promise<Page<ChangeDto>> {
-    return this.changes.list(principal.userId, query);
+  list(@Query() query: ListChangesQuery): Promise<Page<ChangeDto>> {
+    return this.changes.list(query);
   }
 
   @Get('changes/:id')
@@ -28,8 +27,8 @@ export class ChangesController {
   @ApiOperation({ operationId: 'getChange', summary: 'A change with its diff' })
   @ApiOkResponse({ type: ChangeDetailDto, description: 'The change.' })
   @ApiProblemResponses(400, 404)
-  get(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<ChangeDetailDto> {
-    return this.changes.get(principal.userId, id);
+  get(@Param() { id }: IdParams): Promise<ChangeDetailDto> {
+    return this.changes.get(id);
   }
 
   @Patch('changes/:id')
@@ -37,12 +36,8 @@ export class ChangesController {
   @ApiOperation({ operationId: 'updateChange', summary: 'Mark a change useful or noise, archive or restore it' })
   @ApiOkResponse({ type: ChangeDetailDto, description: 'The change as updated.' })
   @ApiProblemResponses(400, 404, 413)
-  update(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Body() body: UpdateChangeDto,
-  ): Promise<ChangeDetailDto> {
-    return this.changes.update(principal.userId, id, body);
+  update(@Param() { id }: IdParams, @Body() body: UpdateChangeDto): Promise<ChangeDetailDto> {
+    return this.changes.update(id, body);
   }
 
   @Get('changes/:id/screenshots/:name')
@@ -57,11 +52,8 @@ export class ChangesController {
     content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } as object } },
   })
   @ApiProblemResponses(400, 404)
-  async screenshot(
-    @CurrentPrincipal() principal: Principal,
-    @Param() params: ChangeScreenshotParams,
-  ): Promise<StreamableFile> {
-    const data = await this.changes.screenshot(principal.userId, params.id, params.name);
+  async screenshot(@Param() params: ChangeScreenshotParams): Promise<StreamableFile> {
+    const data = await this.changes.screenshot(params.id, params.name);
     return new StreamableFile(data, { type: 'image/png', length: data.length });
   }
 
@@ -70,11 +62,7 @@ export class ChangesController {
   @ApiOperation({ operationId: 'getMonitorTimeline', summary: "A monitor's changes with screenshots, newest first" })
   @ApiOkResponse({ type: ChangeListDto, description: "A page of the monitor's changes, newest first." })
   @ApiProblemResponses(400, 404)
-  timeline(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Query() query: PageQuery,
-  ): Promise<Page<ChangeDto>> {
-    return this.changes.timeline(principal.userId, id, query);
+  timeline(@Param() { id }: IdParams, @Query() query: PageQuery): Promise<Page<ChangeDto>> {
+    return this.changes.timeline(id, query);
   }
 }

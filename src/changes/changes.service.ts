@@ -16,12 +16,11 @@ export class ChangesService {
     private readonly store: ArtifactStore,
   ) {}
 
-  async list(userId: string, query: ListChangesQuery): Promise<Page<ChangeDto>> {
+  async list(query: ListChangesQuery): Promise<Page<ChangeDto>> {
     const { offset, limit } = pageWindow(query);
     const [changes, total] = await this.em.findAndCount(
       Change,
       {
-        user: userId,
         archived: query.archived ?? false,
         ...(query.monitor_id ? { monitor: query.monitor_id } : {}),
         ...(query.kind ? { kind: query.kind } : {}),
@@ -32,8 +31,8 @@ export class ChangesService {
   }
 
   /** A monitor's changes, archived ones included, newest first. */
-  async timeline(userId: string, monitorId: string, query: PageQuery): Promise<Page<ChangeDto>> {
-    const monitor = await this.em.findOne(Monitor, { id: monitorId, user: userId }, { fields: ['id'] });
+  async timeline(monitorId: string, query: PageQuery): Promise<Page<ChangeDto>> {
+    const monitor = await this.em.findOne(Monitor, { id: monitorId }, { fields: ['id'] });
     if (!monitor) throw new NotFound('Monitor');
     const { offset, limit } = pageWindow(query);
     const [changes, total] = await this.em.findAndCount(
@@ -44,28 +43,28 @@ export class ChangesService {
     return pageOf(changes.map(presentChange), total, query);
   }
 
-  async get(userId: string, id: string): Promise<ChangeDetailDto> {
-    return presentChangeDetail(await this.owned(userId, id));
+  async get(id: string): Promise<ChangeDetailDto> {
+    return presentChangeDetail(await this.owned(id));
   }
 
-  async update(userId: string, id: string, body: UpdateChangeDto): Promise<ChangeDetailDto> {
-    const change = await this.owned(userId, id);
+  async update(id: string, body: UpdateChangeDto): Promise<ChangeDetailDto> {
+    const change = await this.owned(id);
     if (body.feedback !== undefined) change.feedback = body.feedback;
     if (body.archived !== undefined) change.archived = body.archived;
     await this.em.flush();
     return presentChangeDetail(change);
   }
 
-  async screenshot(userId: string, id: string, name: ChangeScreenshotName): Promise<Buffer> {
-    const change = await this.owned(userId, id);
+  async screenshot(id: string, name: ChangeScreenshotName): Promise<Buffer> {
+    const change = await this.owned(id);
     const key = name === 'before.png' ? change.beforeScreenshotKey : change.afterScreenshotKey;
     const data = key ? await this.store.get(key) : null;
     if (!data) throw new NotFound('Screenshot');
     return data;
   }
 
-  private async owned(userId: string, id: string): Promise<Change> {
-    const change = await this.em.findOne(Change, { id, user: userId }, { populate: ['monitor'] });
+  private async owned(id: string): Promise<Change> {
+    const change = await this.em.findOne(Change, { id }, { populate: ['monitor'] });
     if (!change) throw new NotFound('Change');
     return change;
   }

@@ -8,11 +8,15 @@ import { ReleaseCheckArtifact } from '../release-checks/entities/release-check-a
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
 import { ReleaseCheckReview } from '../release-checks/entities/release-check-review.entity';
 import { User } from '../users/user.entity';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import { Setting } from './setting.entity';
 
 /** Every entity, listed explicitly: no file-system discovery, so the same list works in tests, builds and the CLI. */
 export const ENTITIES = [
   User,
+  Workspace,
+  WorkspaceMember,
   ApiKey,
   Setting,
   ReleaseCheck,

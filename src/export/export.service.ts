@@ -61,14 +61,16 @@ function changeRow(change: Change): ChangeExportRowDto {
   };
 }
 
-/** Recent changes and tracked-value readings of a user's monitors, as JSON or streamed CSV. */
+/**
+ * Recent changes and tracked-value readings of the workspace's monitors, as JSON or streamed CSV. The forks below
+ * keep the request's workspace scope; readings are reached through their monitor, which the scope filters.
+ */
 @Injectable()
 export class ExportService {
   constructor(private readonly em: EntityManager) {}
 
-  async *changes(userId: string, query: ExportQuery): AsyncGenerator<ChangeExportRowDto> {
+  async *changes(query: ExportQuery): AsyncGenerator<ChangeExportRowDto> {
     const where = {
-      user: userId,
       detectedAt: { $gte: query.since ?? new Date(Date.now() - DEFAULT_SPAN_MS) },
       ...(query.monitor_id ? { monitor: query.monitor_id } : {}),
     };
@@ -80,9 +82,9 @@ export class ExportService {
     );
   }
 
-  async *trackedValues(userId: string, query: ExportQuery): AsyncGenerator<TrackedValueDto> {
+  async *trackedValues(query: ExportQuery): AsyncGenerator<TrackedValueDto> {
     const where = {
-      monitor: { user: userId, ...(query.monitor_id ? { id: query.monitor_id } : {}) },
+      ...(query.monitor_id ? { monitor: query.monitor_id } : {}),
       capturedAt: { $gte: query.since ?? new Date(Date.now() - DEFAULT_SPAN_MS) },
     };
     yield* this.chunks(query, (offset, limit) =>

@@ -1,3 +1,4 @@
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
@@ -46,7 +47,7 @@ export class MonitorCheckRecorder {
 
   /** Runs the job's check unless it is moot; returns the recorded result's id, or null when nothing was due. */
   async run(job: MonitorCheckJob): Promise<string | null> {
-    const em = this.orm.em.fork();
+    const em = acrossWorkspaces(this.orm.em);
     const scheduledFor = new Date(job.scheduledFor);
     const monitor = await em.findOne(Monitor, { id: job.monitorId }, { populate: ['contentText'] });
     if (!monitor) return null;
@@ -63,7 +64,7 @@ export class MonitorCheckRecorder {
     const screenshotKey = contentMoved && observation.screenshot ? `monitors/${monitor.id}/${randomUUID()}.png` : null;
     if (screenshotKey && observation.screenshot) await this.store.put(screenshotKey, observation.screenshot);
 
-    return this.orm.em.fork().transactional(async (tx) => {
+    return acrossWorkspaces(this.orm.em).transactional(async (tx) => {
       const locked = await tx.findOneOrFail(
         Monitor,
         { id: monitor.id },
@@ -163,7 +164,7 @@ export class MonitorCheckRecorder {
       if (!isEmptyDiff(diff)) {
         const summary = draft?.beforeHash === monitor.contentHash ? draft.summary : null;
         tx.create(Change, {
-          user: monitor.user,
+          workspace: monitor.workspace,
           monitor,
           kind: 'content',
           region: check.region,
@@ -213,7 +214,7 @@ export class MonitorCheckRecorder {
           currency: reading.currency ?? previous.currency,
         };
         tx.create(Change, {
-          user: monitor.user,
+          workspace: monitor.workspace,
           monitor,
           kind: 'value',
           region: check.region,

@@ -1,3 +1,4 @@
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
@@ -74,7 +75,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async claimAndEnqueue(): Promise<{ claimed: number; checks: number }> {
-    return this.orm.em.fork().transactional(async (tx) => {
+    return acrossWorkspaces(this.orm.em).transactional(async (tx) => {
       const slots = await tx.execute<ClaimedSlot[]>(
         `with due as (
            select id, next_check_at from monitors
@@ -115,7 +116,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
   /** Deletes raw results past the retention and old rollups, in batches that never hold long locks. */
   async prune(): Promise<void> {
     try {
-      const em = this.orm.em.fork();
+      const em = acrossWorkspaces(this.orm.em);
       for (;;) {
         const result = await em.execute<{ affectedRows?: number }>(
           `delete from monitor_checks where ctid in (

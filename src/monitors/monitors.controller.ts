@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, RequireScopes } from '../common/auth/access.decorators';
-import type { Principal } from '../common/auth/principal';
+import { ActingPrincipal, RequireScopes } from '../common/auth/access.decorators';
+import type { WorkspacePrincipal } from '../common/auth/principal';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import type { Page } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
@@ -30,8 +30,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'listMonitors', summary: 'List monitors' })
   @ApiOkResponse({ type: MonitorListDto, description: 'A page of monitors, oldest first.' })
   @ApiProblemResponses(400)
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
-    return this.monitors.list(principal.userId, query);
+  list(@Query() query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
+    return this.monitors.list(query);
   }
 
   @Post()
@@ -40,11 +40,11 @@ export class MonitorsController {
   @ApiCreatedResponse({ type: MonitorDto, description: 'The new monitor.' })
   @ApiProblemResponses(400, 413)
   async create(
-    @CurrentPrincipal() principal: Principal,
+    @ActingPrincipal() principal: WorkspacePrincipal,
     @Body() body: CreateMonitorDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MonitorDto> {
-    const monitor = await this.monitors.create(principal.userId, body);
+    const monitor = await this.monitors.create(principal, body);
     response.location(`${API_PREFIX}/monitors/${monitor.id}`);
     return monitor;
   }
@@ -54,8 +54,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'getMonitor', summary: 'Read a monitor' })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor.' })
   @ApiProblemResponses(400, 404)
-  get(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<MonitorDto> {
-    return this.monitors.get(principal.userId, id);
+  get(@Param() { id }: IdParams): Promise<MonitorDto> {
+    return this.monitors.get(id);
   }
 
   @Patch(':id')
@@ -63,12 +63,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'updateMonitor', summary: "Change a monitor's settings, pause or resume it" })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new settings.' })
   @ApiProblemResponses(400, 404, 413)
-  update(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Body() body: UpdateMonitorDto,
-  ): Promise<MonitorDto> {
-    return this.monitors.update(principal.userId, id, body);
+  update(@Param() { id }: IdParams, @Body() body: UpdateMonitorDto): Promise<MonitorDto> {
+    return this.monitors.update(id, body);
   }
 
   @Delete(':id')
@@ -80,8 +76,8 @@ export class MonitorsController {
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblemResponses(400, 404)
-  delete(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<void> {
-    return this.monitors.delete(principal.userId, id);
+  delete(@Param() { id }: IdParams): Promise<void> {
+    return this.monitors.delete(id);
   }
 
   @Post(':id/check')
@@ -93,8 +89,8 @@ export class MonitorsController {
   })
   @ApiOkResponse({ type: CheckRunDto, description: 'The results, one per region, and the monitor as they left it.' })
   @ApiProblemResponses(400, 404, 503)
-  check(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<CheckRunDto> {
-    return this.monitors.checkNow(principal.userId, id);
+  check(@Param() { id }: IdParams): Promise<CheckRunDto> {
+    return this.monitors.checkNow(id);
   }
 
   @Get(':id/uptime')
@@ -108,12 +104,8 @@ export class MonitorsController {
     description: 'Uptime percentages (null without checks in the window) and average response times.',
   })
   @ApiProblemResponses(400, 404)
-  uptime(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Query() query: UptimeQuery,
-  ): Promise<UptimeDto> {
-    return this.monitors.uptime(principal.userId, id, query);
+  uptime(@Param() { id }: IdParams, @Query() query: UptimeQuery): Promise<UptimeDto> {
+    return this.monitors.uptime(id, query);
   }
 
   @Put(':id/regions')
@@ -121,12 +113,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'setMonitorRegions', summary: 'Replace the regions a monitor is checked from' })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new regions.' })
   @ApiProblemResponses(400, 404, 413)
-  setRegions(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Body() body: SetRegionsDto,
-  ): Promise<MonitorDto> {
-    return this.monitors.setRegions(principal.userId, id, body.regions);
+  setRegions(@Param() { id }: IdParams, @Body() body: SetRegionsDto): Promise<MonitorDto> {
+    return this.monitors.setRegions(id, body.regions);
   }
 
   @Post(':id/badge')
@@ -135,8 +123,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'enableMonitorBadge', summary: 'Enable the public status badge' })
   @ApiOkResponse({ type: BadgeDto, description: 'The public badge.' })
   @ApiProblemResponses(400, 404)
-  enableBadge(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<BadgeDto> {
-    return this.monitors.enableBadge(principal.userId, id);
+  enableBadge(@Param() { id }: IdParams): Promise<BadgeDto> {
+    return this.monitors.enableBadge(id);
   }
 
   @Delete(':id/badge')
@@ -148,8 +136,8 @@ export class MonitorsController {
   })
   @ApiNoContentResponse({ description: 'Disabled.' })
   @ApiProblemResponses(400, 404)
-  disableBadge(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<void> {
-    return this.monitors.disableBadge(principal.userId, id);
+  disableBadge(@Param() { id }: IdParams): Promise<void> {
+    return this.monitors.disableBadge(id);
   }
 
   @Get(':id/tracked-values')
@@ -157,11 +145,7 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'listTrackedValues', summary: "Values captured by a monitor's checks, newest first" })
   @ApiOkResponse({ type: TrackedValueListDto, description: 'A page of readings, newest first.' })
   @ApiProblemResponses(400, 404)
-  trackedValues(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Query() query: TrackedValuesQuery,
-  ): Promise<Page<TrackedValueDto>> {
-    return this.monitors.trackedValues(principal.userId, id, query);
+  trackedValues(@Param() { id }: IdParams, @Query() query: TrackedValuesQuery): Promise<Page<TrackedValueDto>> {
+    return this.monitors.trackedValues(id, query);
   }
 }

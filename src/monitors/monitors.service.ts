@@ -2,6 +2,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { makeBadge } from 'badge-maker';
+import type { WorkspacePrincipal } from '../common/auth/principal';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { DomainError, NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { assertPublicTarget } from '../common/targets/public-target';
@@ -44,22 +46,23 @@ export class MonitorsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(userId: string, query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
+  async list(query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
     const { offset, limit } = pageWindow(query);
     const [monitors, total] = await this.em.findAndCount(
       Monitor,
-      { user: userId, ...(query.status ? { status: query.status } : {}) },
+      query.status ? { status: query.status } : {},
       { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit },
     );
     return pageOf(monitors.map(presentMonitor), total, query);
   }
 
-  async create(userId: string, body: CreateMonitorDto): Promise<MonitorDto> {
+  async create(principal: WorkspacePrincipal, body: CreateMonitorDto): Promise<MonitorDto> {
     const regions = this.knownRegions(body.regions ?? [this.config.regions[0]]);
     this.assertStatusRange(body.expected_status);
     await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
     const monitor = this.em.create(Monitor, {
-      user: userId,
+      workspace: principal.workspace.id,
+      createdBy: principal.userId,
       name: body.name,
       url: body.url,
       regions,
@@ -78,12 +81,12 @@ export class MonitorsService {
     return presentMonitor(monitor);
   }
 
-  async get(userId: string, id: string): Promise<MonitorDto> {
-    return presentMonitor(await this.owned(userId, id));
+  async get(id: string): Promise<MonitorDto> {
+    return presentMonitor(await this.owned(id));
   }
 
-  async update(userId: string, id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
-    const monitor = await this.owned(userId, id);
+  async update(id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
+    const monitor = await this.owned(id);
     this.assertStatusRange(body.expected_status);
     if (body.url !== undefined) {
       await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
@@ -117,13 +120,13 @@ export class MonitorsService {
     return presentMonitor(monitor);
   }
 
-  async delete(userId: string, id: string): Promise<void> {
-    const deleted = await this.em.nativeDelete(Monitor, { id, user: userId });
+  async delete(id: string): Promise<void> {
+    const deleted = await this.em.nativeDelete(Monitor, { id });
     if (!deleted) throw new NotFound('Monitor');
   }
 
-  async setRegions(userId: string, id: string, regions: string[]): Promise<MonitorDto> {
-    const monitor = await this.owned(userId, id);
+  async setRegions(id: string, regions: string[]): Promise<MonitorDto> {
+    const monitor = await this.owned(id);
     monitor.regions = this.knownRegions(regions);
     monitor.regionStatus = Object.fromEntries(
       Object.entries(monitor.regionStatus).filter(([region]) => monitor.regions.includes(region)),
@@ -136,8 +139,8 @@ export class MonitorsService {
    * Checks now in every region of the monitor, through the regions' workers, and waits for the results: the API
    * process need not run checks itself, and a region's check runs where that region's workers are.
    */
-  async checkNow(userId: string, id: string): Promise<CheckRunDto> {
-    const monitor = await this.owned(userId, id);
+  async checkNow(id: string): Promise<CheckRunDto> {
+    const monitor = await this.owned(id);
     const scheduledFor = new Date().toISOString();
     const jobs: MonitorCheckJob[] = monitor.regions.map((region) => ({
       monitorId: monitor.id,
@@ -170,38 +173,43 @@ export class MonitorsService {
     }
   }
 
-  async uptime(userId: string, id: string, query: UptimeQuery): Promise<UptimeDto> {
-    const monitor = await this.owned(userId, id);
+  async uptime(id: string, query: UptimeQuery): Promise<UptimeDto> {
+    const monitor = await this.owned(id);
     if (query.region !== undefined && !monitor.regions.includes(query.region)) {
       throw ValidationFailed.field('region', `must be one of the monitor's regions: ${monitor.regions.join(', ')}`);
     }
     return this.uptimeReader.read(monitor.id, query.region ?? null, query.history ?? '24h');
   }
 
-  async enableBadge(userId: string, id: string): Promise<BadgeDto> {
-    const monitor = await this.owned(userId, id);
+  async enableBadge(id: string): Promise<BadgeDto> {
+    const monitor = await this.owned(id);
     monitor.badgeToken ??= randomBytes(18).toString('base64url');
     await this.em.flush();
     return { enabled: true, url: badgePath(monitor.badgeToken) };
   }
 
-  async disableBadge(userId: string, id: string): Promise<void> {
-    const monitor = await this.owned(userId, id);
+  async disableBadge(id: string): Promise<void> {
+    const monitor = await this.owned(id);
     monitor.badgeToken = null;
     await this.em.flush();
   }
 
   /** The SVG of an enabled badge, in shields.io's look. */
   async badgeImage(token: string, style: BadgeStyle = 'flat'): Promise<string> {
-    const monitor = await this.em.findOne(Monitor, { badgeToken: token }, { fields: ['name', 'status'] });
+    // A public route: the unguessable token alone names the monitor, whatever its workspace.
+    const monitor = await acrossWorkspaces(this.em).findOne(
+      Monitor,
+      { badgeToken: token },
+      { fields: ['name', 'status'] },
+    );
     if (!monitor) throw new NotFound('Badge');
     const look = BADGE_LOOK[monitor.status as MonitorStatus];
     const label = monitor.name.length > 40 ? `${monitor.name.slice(0, 39)}…` : monitor.name;
     return makeBadge({ label, message: look.message, color: look.color, style });
   }
 
-  async trackedValues(userId: string, id: string, query: TrackedValuesQuery): Promise<Page<TrackedValueDto>> {
-    const monitor = await this.owned(userId, id);
+  async trackedValues(id: string, query: TrackedValuesQuery): Promise<Page<TrackedValueDto>> {
+    const monitor = await this.owned(id);
     const { offset, limit } = pageWindow(query);
     const [readings, total] = await this.em.findAndCount(
       TrackedValueReadingRecord,
@@ -211,8 +219,9 @@ export class MonitorsService {
     return pageOf(readings.map(presentReading), total, query);
   }
 
-  async owned(userId: string, id: string): Promise<Monitor> {
-    const monitor = await this.em.findOne(Monitor, { id, user: userId });
+  /** One of the workspace's monitors (the request's scope does the filtering), or a 404. */
+  async owned(id: string): Promise<Monitor> {
+    const monitor = await this.em.findOne(Monitor, { id });
     if (!monitor) throw new NotFound('Monitor');
     return monitor;
   }

@@ -1,3 +1,4 @@
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { InjectQueue } from '@nestjs/bull';
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
@@ -62,7 +63,7 @@ export class ReleaseCheckCollector {
   }
 
   async captureSide(job: CaptureSideJob): Promise<void> {
-    const em = this.orm.em.fork();
+    const em = acrossWorkspaces(this.orm.em);
     const artifact = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
     if (!artifact || artifact.check.revision !== job.revision || artifact[job.side]) return;
     const check = artifact.check;
@@ -84,7 +85,7 @@ export class ReleaseCheckCollector {
 
   /** A capture that failed on every attempt (browser down, database gone) ends as recorded missing evidence. */
   async recordFailedCapture(job: CaptureSideJob): Promise<void> {
-    const em = this.orm.em.fork();
+    const em = acrossWorkspaces(this.orm.em);
     const artifact = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
     if (!artifact) return;
     await this.recordSide(job, {
@@ -100,7 +101,7 @@ export class ReleaseCheckCollector {
   }
 
   async compareArtifact(job: CompareArtifactJob): Promise<void> {
-    const em = this.orm.em.fork();
+    const em = acrossWorkspaces(this.orm.em);
     const artifact = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
     if (!artifact || artifact.check.revision !== job.revision || artifact.comparison) return;
     const { production, preview } = artifact;
@@ -117,7 +118,7 @@ export class ReleaseCheckCollector {
     if (diff_png && diffKey) await this.store.put(diffKey, diff_png);
     const stored: StoredComparison = { ...comparison, screenshot: { ...screenshot, diff_key: diffKey } };
 
-    await this.orm.em.fork().transactional(async (tx) => {
+    await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
       const check = await this.lockCurrent(tx, job.checkId, job.revision);
       if (!check) return;
       const current = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
@@ -130,7 +131,7 @@ export class ReleaseCheckCollector {
 
   /** A comparison that failed on every attempt leaves the pair without comparable evidence: counted missing. */
   async recordFailedComparison(job: CompareArtifactJob): Promise<void> {
-    await this.orm.em.fork().transactional(async (tx) => {
+    await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
       const check = await this.lockCurrent(tx, job.checkId, job.revision);
       if (!check) return;
       const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
@@ -146,7 +147,7 @@ export class ReleaseCheckCollector {
    * recorded are recorded now. Returns how many were resumed or recorded.
    */
   async resumeUnfinished(): Promise<number> {
-    const em = this.orm.em.fork();
+    const em = acrossWorkspaces(this.orm.em);
     const checks = await em.find(ReleaseCheck, { collectionStatus: { $in: ['queued', 'running'] } });
     let resumed = 0;
     for (const check of checks) {
@@ -236,7 +237,7 @@ export class ReleaseCheckCollector {
   }
 
   private async recordSide(job: CaptureSideJob, record: SideRecord): Promise<void> {
-    const needsComparison = await this.orm.em.fork().transactional(async (tx) => {
+    const needsComparison = await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
       const check = await this.lockCurrent(tx, job.checkId, job.revision);
       if (!check) return false;
       const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });

@@ -23,6 +23,7 @@ export class ReleaseCheckPresenter {
     const [artifacts, reviews] = await Promise.all([
       em.find(ReleaseCheckArtifact, { check, revision }, { orderBy: { pageIndex: 'asc', viewport: 'asc' } }),
       this.reviewsOf(em, [check]),
+      em.populate(check, ['openedBy']),
     ]);
     const fields = this.fields(check, reviews.get(check.id) ?? [], revision);
     // Counts come from the artifacts themselves, so they show progress while collecting.
@@ -42,7 +43,7 @@ export class ReleaseCheckPresenter {
 
   /** Checks without artifacts, for lists; reviews are loaded in one query for the whole page. */
   async presentFields(em: EntityManager, checks: ReleaseCheck[]): Promise<ReleaseCheckFieldsDto[]> {
-    const reviews = await this.reviewsOf(em, checks);
+    const [reviews] = await Promise.all([this.reviewsOf(em, checks), em.populate(checks, ['openedBy'])]);
     return checks.map((check) => this.fields(check, reviews.get(check.id) ?? [], check.revision));
   }
 
@@ -79,6 +80,11 @@ export class ReleaseCheckPresenter {
       review: this.review(check, reviews, revision),
       summary: check.summary,
       review_url: `/release-checks/${check.id}`,
+      opened_by: check.openedBy && {
+        id: check.openedBy.id,
+        email: check.openedBy.email,
+        api_key_id: check.openedByKeyId,
+      },
       created_at: check.createdAt.toISOString(),
       updated_at: check.updatedAt.toISOString(),
       completed_at: check.completedAt?.toISOString() ?? null,

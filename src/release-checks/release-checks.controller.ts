@@ -8,8 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentPrincipal, RequireScopes, RequireSession } from '../common/auth/access.decorators';
-import type { Principal, SessionPrincipal } from '../common/auth/principal';
+import { ActingPrincipal, RequireScopes, RequireSession } from '../common/auth/access.decorators';
+import type { WorkspacePrincipal, WorkspaceSession } from '../common/auth/principal';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import type { Page } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
@@ -30,11 +30,8 @@ export class ReleaseChecksController {
   @ApiOperation({ operationId: 'listReleaseChecks', summary: 'List release checks, newest first' })
   @ApiOkResponse({ type: ReleaseCheckListDto, description: 'A page of release checks, newest first.' })
   @ApiProblemResponses(400)
-  list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: ListReleaseChecksQuery,
-  ): Promise<Page<ReleaseCheckFieldsDto>> {
-    return this.releaseChecks.list(principal.userId, query);
+  list(@Query() query: ListReleaseChecksQuery): Promise<Page<ReleaseCheckFieldsDto>> {
+    return this.releaseChecks.list(query);
   }
 
   @Post()
@@ -44,11 +41,11 @@ export class ReleaseChecksController {
   @ApiCreatedResponse({ type: ReleaseCheckDto, description: 'The new check; collection has been queued.' })
   @ApiProblemResponses(400, 413, 422)
   async create(
-    @CurrentPrincipal() principal: Principal,
+    @ActingPrincipal() principal: WorkspacePrincipal,
     @Body() body: CreateReleaseCheckDto,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ReleaseCheckDto> {
-    const { check, created } = await this.releaseChecks.create(principal.userId, body);
+    const { check, created } = await this.releaseChecks.create(principal, body);
     response.status(created ? 201 : 200);
     if (created) response.location(`${API_PREFIX}/release-checks/${check.id}`);
     return check;
@@ -62,12 +59,8 @@ export class ReleaseChecksController {
   })
   @ApiOkResponse({ type: ReleaseCheckDto, description: 'The check.' })
   @ApiProblemResponses(400, 404)
-  get(
-    @CurrentPrincipal() principal: Principal,
-    @Param() { id }: IdParams,
-    @Query() query: GetReleaseCheckQuery,
-  ): Promise<ReleaseCheckDto> {
-    return this.releaseChecks.get(principal.userId, id, query.revision);
+  get(@Param() { id }: IdParams, @Query() query: GetReleaseCheckQuery): Promise<ReleaseCheckDto> {
+    return this.releaseChecks.get(id, query.revision);
   }
 
   @Post(':id/review')
@@ -77,7 +70,7 @@ export class ReleaseChecksController {
   @ApiOkResponse({ type: ReleaseCheckDto, description: 'The check with the decision recorded.' })
   @ApiProblemResponses(400, 404, 409, 413)
   review(
-    @CurrentPrincipal() principal: SessionPrincipal,
+    @ActingPrincipal() principal: WorkspaceSession,
     @Param() { id }: IdParams,
     @Body() body: ReviewReleaseCheckDto,
   ): Promise<ReleaseCheckDto> {
@@ -90,8 +83,8 @@ export class ReleaseChecksController {
   @ApiOperation({ operationId: 'rerunReleaseCheck', summary: 'Collect the evidence again as a new revision' })
   @ApiAcceptedResponse({ type: ReleaseCheckDto, description: 'The check at its new revision.' })
   @ApiProblemResponses(400, 404)
-  rerun(@CurrentPrincipal() principal: Principal, @Param() { id }: IdParams): Promise<ReleaseCheckDto> {
-    return this.releaseChecks.rerun(principal.userId, id);
+  rerun(@Param() { id }: IdParams): Promise<ReleaseCheckDto> {
+    return this.releaseChecks.rerun(id);
   }
 
   @Get(':id/artifacts/:artifact_id/:name')
@@ -109,11 +102,8 @@ export class ReleaseChecksController {
     },
   })
   @ApiProblemResponses(400, 404)
-  async artifactFile(
-    @CurrentPrincipal() principal: Principal,
-    @Param() params: ArtifactFileParams,
-  ): Promise<StreamableFile> {
-    const file = await this.releaseChecks.artifactFile(principal.userId, params.id, params.artifact_id, params.name);
+  async artifactFile(@Param() params: ArtifactFileParams): Promise<StreamableFile> {
+    const file = await this.releaseChecks.artifactFile(params.id, params.artifact_id, params.name);
     return new StreamableFile(file.data, { type: file.contentType, length: file.data.length });
   }
 }

@@ -1,12 +1,13 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
-import type { SessionPrincipal } from '../common/auth/principal';
+import type { WorkspacePrincipal, WorkspaceSession } from '../common/auth/principal';
 import { assertPublicTarget } from '../common/targets/public-target';
 import { DomainError, NotFound } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { User } from '../users/user.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import type { CreateReleaseCheckDto } from './dto/create-release-check.dto';
 import type { ReleaseCheckDto, ReleaseCheckFieldsDto } from './dto/release-check.dto';
 import type { ArtifactFileName, ListReleaseChecksQuery } from './dto/release-check-queries.dto';
@@ -34,15 +35,18 @@ export class ReleaseChecksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(userId: string, dto: CreateReleaseCheckDto): Promise<CreatedReleaseCheck> {
+  /** Opens a check in the caller's workspace; `request_key` is unique per workspace. */
+  async create(principal: WorkspacePrincipal, dto: CreateReleaseCheckDto): Promise<CreatedReleaseCheck> {
     const request = normalizeRequest(dto);
     const hash = requestHash(request);
-    const earlier = await this.em.findOne(ReleaseCheck, { user: userId, requestKey: dto.request_key });
+    const earlier = await this.em.findOne(ReleaseCheck, { requestKey: dto.request_key });
     if (earlier) return this.replay(earlier, hash);
     await this.assertTargetsPublic(request);
 
     const check = this.em.create(ReleaseCheck, {
-      user: this.em.getReference(User, userId),
+      workspace: this.em.getReference(Workspace, principal.workspace.id),
+      openedBy: principal.userId ? this.em.getReference(User, principal.userId) : null,
+      openedByKeyId: principal.kind === 'api_key' ? principal.keyId : null,
       name: request.name,
       requestKey: dto.request_key,
       requestHash: hash,
@@ -60,23 +64,23 @@ export class ReleaseChecksService {
       // Two identical requests at the same moment: the other one created the check; answer with it.
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
       this.em.clear();
-      const winner = await this.em.findOneOrFail(ReleaseCheck, { user: userId, requestKey: dto.request_key });
+      const winner = await this.em.findOneOrFail(ReleaseCheck, { requestKey: dto.request_key });
       return this.replay(winner, hash);
     }
     await this.collector.enqueue(check, artifacts);
     return { check: await this.presenter.present(this.em, check), created: true };
   }
 
-  async get(userId: string, id: string, revision?: number): Promise<ReleaseCheckDto> {
-    const check = await this.owned(userId, id);
+  async get(id: string, revision?: number): Promise<ReleaseCheckDto> {
+    const check = await this.owned(id);
     if (revision !== undefined && revision > check.revision) throw new NotFound(`Revision ${revision} of this check`);
     return this.presenter.present(this.em, check, revision ?? check.revision);
   }
 
-  async list(userId: string, query: ListReleaseChecksQuery): Promise<Page<ReleaseCheckFieldsDto>> {
+  async list(query: ListReleaseChecksQuery): Promise<Page<ReleaseCheckFieldsDto>> {
     const [checks, total] = await this.em.findAndCount(
       ReleaseCheck,
-      { user: userId, ...(query.gate ? { gate: query.gate } : {}) },
+      query.gate ? { gate: query.gate } : {},
       { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
     );
     return pageOf(await this.presenter.presentFields(this.em, checks), total, query);
@@ -86,13 +90,9 @@ export class ReleaseChecksService {
    * A person's documented decision on the current revision. Taken under the check's row lock, so a rerun or a
    * second reviewer at the same moment cannot slip between the checks below and the write.
    */
-  async review(principal: SessionPrincipal, id: string, dto: ReviewReleaseCheckDto): Promise<ReleaseCheckDto> {
+  async review(principal: WorkspaceSession, id: string, dto: ReviewReleaseCheckDto): Promise<ReleaseCheckDto> {
     await this.em.transactional(async (em) => {
-      const check = await em.findOne(
-        ReleaseCheck,
-        { id, user: principal.userId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const check = await em.findOne(ReleaseCheck, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!check) throw new NotFound('Release check');
       if (dto.revision !== check.revision) {
         throw new DomainError(
@@ -119,6 +119,7 @@ export class ReleaseChecksService {
           `Revision ${check.revision} has been reviewed; rerun to review again.`,
         );
       }
+      if (dto.decision === 'approve') await this.assertDistinctReviewer(em, check, principal);
       em.create(ReleaseCheckReview, {
         check,
         revision: check.revision,
@@ -129,13 +130,13 @@ export class ReleaseChecksService {
       });
       check.gate = gateOf(check.collectionStatus, dto.decision);
     });
-    return this.get(principal.userId, id);
+    return this.get(id);
   }
 
   /** Collects everything again as revision + 1; the earlier revision's evidence and reviews stay as they were. */
-  async rerun(userId: string, id: string): Promise<ReleaseCheckDto> {
+  async rerun(id: string): Promise<ReleaseCheckDto> {
     const { check, artifacts } = await this.em.transactional(async (em) => {
-      const locked = await em.findOne(ReleaseCheck, { id, user: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const locked = await em.findOne(ReleaseCheck, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!locked) throw new NotFound('Release check');
       locked.revision += 1;
       locked.collectionStatus = 'queued';
@@ -147,7 +148,24 @@ export class ReleaseChecksService {
       return { check: locked, artifacts: fresh };
     });
     await this.collector.enqueue(check, artifacts);
-    return this.get(userId, id);
+    return this.get(id);
+  }
+
+  /** Under the workspace's `require_distinct_reviewer`, whoever opened the check cannot be the one who approves it. */
+  private async assertDistinctReviewer(
+    em: EntityManager,
+    check: ReleaseCheck,
+    principal: WorkspacePrincipal,
+  ): Promise<void> {
+    const workspace = await em.findOneOrFail(Workspace, { id: check.workspace.id }, { fields: ['reviewPolicy'] });
+    if (!workspace.reviewPolicy.require_distinct_reviewer) return;
+    if (check.openedBy && check.openedBy.id === principal.userId) {
+      throw new DomainError(
+        'reviewer_not_distinct',
+        'This workspace requires a second person: you opened this check (or created the key that did), so someone ' +
+          'else must approve it.',
+      );
+    }
   }
 
   private artifactsFor(em: EntityManager, check: ReleaseCheck, revision: number): ReleaseCheckArtifact[] {
@@ -167,8 +185,8 @@ export class ReleaseChecksService {
     return { check: await this.presenter.present(this.em, earlier), created: false };
   }
 
-  private async owned(userId: string, id: string): Promise<ReleaseCheck> {
-    const check = await this.em.findOne(ReleaseCheck, { id, user: userId });
+  private async owned(id: string): Promise<ReleaseCheck> {
+    const check = await this.em.findOne(ReleaseCheck, { id });
     if (!check) throw new NotFound('Release check');
     return check;
   }
@@ -182,15 +200,12 @@ export class ReleaseChecksService {
 
   /** A file of an artifact (screenshot, diff image, rendered text) of one of the caller's checks. */
   async artifactFile(
-    userId: string,
     checkId: string,
     artifactId: string,
     name: ArtifactFileName,
   ): Promise<{ data: Buffer; contentType: string }> {
-    const artifact = await this.em.findOne(ReleaseCheckArtifact, {
-      id: artifactId,
-      check: { id: checkId, user: userId },
-    });
+    const check = await this.owned(checkId);
+    const artifact = await this.em.findOne(ReleaseCheckArtifact, { id: artifactId, check });
     if (!artifact) throw new NotFound('Artifact');
     const file = await this.collector.readFile(artifact, name);
     if (!file) throw new NotFound(`${name} of this artifact`);

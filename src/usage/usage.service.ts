@@ -5,7 +5,7 @@ import { Monitor } from '../monitors/entities/monitor.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
 
 const DAY_SECONDS = 24 * 3600;
-/** Counts are gathered in memory and added to Redis this often: one INCRBY per user, not one per request. */
+/** Counts are gathered in memory and added to Redis this often: one INCRBY per workspace, not one per request. */
 const FLUSH_INTERVAL_MS = 1000;
 
 function utcDay(at: Date): string {
@@ -16,8 +16,15 @@ function startOfUtcMonth(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
 }
 
+export interface WorkspaceUsage {
+  monitors: number;
+  checks_this_month: number;
+  release_checks_this_month: number;
+  api_requests_today: number;
+}
+
 /**
- * Per-user usage counters, kept in Redis so every API replica adds to the same numbers. Requests are counted in
+ * Per-workspace usage counters, kept in Redis so every API replica adds to the same numbers. Requests are counted in
  * memory first and flushed every second (and at shutdown), so counting costs no round trip on the request path.
  */
 @Injectable()
@@ -34,39 +41,43 @@ export class UsageService implements OnApplicationShutdown {
     this.timer.unref();
   }
 
-  private requestsKey(userId: string, at: Date): string {
-    return this.redis.key('usage', 'requests', userId, utcDay(at));
+  private requestsKey(workspaceId: string, at: Date): string {
+    return this.redis.key('usage', 'requests', workspaceId, utcDay(at));
   }
 
-  /** Counts one API request. Never delays or fails the request it counts. */
-  recordRequest(userId: string, at = new Date()): void {
-    const key = this.requestsKey(userId, at);
+  /** Counts one API request in a workspace. Never delays or fails the request it counts. */
+  recordRequest(workspaceId: string, at = new Date()): void {
+    const key = this.requestsKey(workspaceId, at);
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
   }
 
+  /** The workspace's usage; called in a request acting in that workspace (the counts go through its scope). */
+  async ofWorkspace(workspaceId: string, at = new Date()): Promise<WorkspaceUsage> {
+    const monthStart = startOfUtcMonth(at);
+    const [monitors, releaseChecks, checks, requests] = await Promise.all([
+      this.em.count(Monitor, {}),
+      this.em.count(ReleaseCheck, { createdAt: { $gte: monthStart } }),
+      // Raw SQL is outside the ORM's workspace filter, so it names the workspace itself.
+      this.em.execute<{ total: string }[]>(
+        `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
+         join monitors m on m.id = r.monitor_id where m.workspace_id = ? and r.hour >= ?`,
+        [workspaceId, monthStart],
+      ),
+      this.requestsToday(workspaceId, at),
+    ]);
+    return {
+      monitors,
+      // From the hourly rollups: raw results may be pruned.
+      checks_this_month: Number(checks[0]?.total ?? 0),
+      release_checks_this_month: releaseChecks,
+      api_requests_today: requests,
+    };
+  }
+
   /** Today's requests: those every instance has flushed, plus this instance's not yet flushed. */
-  async requestsToday(userId: string, at = new Date()): Promise<number> {
-    const key = this.requestsKey(userId, at);
+  private async requestsToday(workspaceId: string, at: Date): Promise<number> {
+    const key = this.requestsKey(workspaceId, at);
     return Number((await this.redis.client.get(key)) ?? 0) + (this.pending.get(key) ?? 0);
-  }
-
-  /** Release checks the user created this calendar month (UTC). */
-  releaseChecksThisMonth(userId: string, at = new Date()): Promise<number> {
-    return this.em.count(ReleaseCheck, { user: userId, createdAt: { $gte: startOfUtcMonth(at) } });
-  }
-
-  monitors(userId: string): Promise<number> {
-    return this.em.count(Monitor, { user: userId });
-  }
-
-  /** Monitor checks run this calendar month (UTC), from the hourly rollups (raw results may be pruned). */
-  async checksThisMonth(userId: string, at = new Date()): Promise<number> {
-    const [row] = await this.em.execute<{ total: string }[]>(
-      `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
-       join monitors m on m.id = r.monitor_id where m.user_id = ? and r.hour >= ?`,
-      [userId, startOfUtcMonth(at)],
-    );
-    return Number(row?.total ?? 0);
   }
 
   async flush(): Promise<void> {

@@ -18,9 +18,6 @@ export class User {
   @Enum({ items: () => USER_ROLES, type: 'text' })
   role: UserRole;
 
-  @Property({ type: 'text' })
-  plan: string & Opt = 'free';
-
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 }

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequireScopes } from '../common/auth/access.decorators';
-import type { Principal } from '../common/auth/principal';
+import { ActingPrincipal, RequireScopes } from '../common/auth/access.decorators';
+import type { WorkspacePrincipal } from '../common/auth/principal';
 import { CurrentUserDto } from './dto/user.dto';
 import { UsersService } from './users.service';
 
@@ -14,7 +14,7 @@ export class UsersController {
   @RequireScopes('users:read')
   @ApiOperation({ operationId: 'getCurrentUser', summary: 'Current user profile, plan and usage' })
   @ApiOkResponse({ type: CurrentUserDto, description: "The caller's profile, plan and usage." })
-  me(@CurrentPrincipal() principal: Principal): Promise<CurrentUserDto> {
-    return this.users.currentUser(principal.userId);
+  me(@ActingPrincipal() principal: WorkspacePrincipal): Promise<CurrentUserDto> {
+    return this.users.currentUser(principal);
   }
 }

@@ -3,11 +3,14 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { hash } from 'argon2';
-import type { UserRole } from '../common/auth/scopes';
+import type { WorkspacePrincipal, WorkspaceAccess } from '../common/auth/principal';
+import type { UserRole, WorkspaceRole } from '../common/auth/scopes';
 import { DomainError, NotFound } from '../common/errors/domain-errors';
 import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UsageService } from '../usage/usage.service';
+import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import { CurrentUserDto, UserDto } from './dto/user.dto';
 import { planLimits } from './plans';
 import { User } from './user.entity';
@@ -16,6 +19,21 @@ export const GENERATED_ADMIN_EMAIL = 'admin@vigil.local';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** A person as a session sees them: their instance role and the workspace they act in. */
+export interface PersonWithMembership {
+  id: string;
+  role: UserRole;
+  workspace: WorkspaceAccess | null;
+}
+
+export interface NewPerson {
+  email: string;
+  password: string;
+  role: UserRole;
+  /** A workspace of their own, with them as its admin (people an admin adds); not for people added to a team. */
+  personalWorkspace: boolean;
 }
 
 @Injectable()
@@ -55,7 +73,7 @@ export class UsersService implements OnApplicationBootstrap {
   /** False when another instance starting at the same moment created the user first. */
   private async createAdmin(email: string, password: string, em: EntityManager): Promise<boolean> {
     try {
-      await this.create({ email, password, role: 'admin' }, em);
+      await this.create({ email, password, role: 'admin', personalWorkspace: true }, em);
       return true;
     } catch (error) {
       if (error instanceof DomainError && error.code === 'email_taken') return false;
@@ -63,21 +81,31 @@ export class UsersService implements OnApplicationBootstrap {
     }
   }
 
-  async create(input: { email: string; password: string; role: UserRole }, em = this.em): Promise<UserDto> {
+  /** Creates a person (and their personal workspace, if asked) in the given unit of work, flushed at once. */
+  async create(input: NewPerson, em = this.em): Promise<User> {
     const user = em.create(User, {
       email: normalizeEmail(input.email),
       passwordHash: await hash(input.password),
       role: input.role,
     });
+    if (input.personalWorkspace) {
+      const workspace = em.create(Workspace, { name: user.email });
+      em.create(WorkspaceMember, { workspace, user, role: 'admin' });
+    }
     try {
-      await em.persist(user).flush();
+      await em.flush();
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
         throw new DomainError('email_taken', `A user with the email ${user.email} exists already.`);
       }
       throw error;
     }
-    return UserDto.from(user);
+    return user;
+  }
+
+  /** An administrator adds a person, who gets a workspace of their own. */
+  async addPerson(input: Omit<NewPerson, 'personalWorkspace'>): Promise<UserDto> {
+    return UserDto.from(await this.create({ ...input, personalWorkspace: true }));
   }
 
   async list(query: PageQuery): Promise<Page<UserDto>> {
@@ -102,21 +130,53 @@ export class UsersService implements OnApplicationBootstrap {
     return this.em.findOne(User, { id });
   }
 
-  async currentUser(userId: string): Promise<CurrentUserDto> {
-    const user = await this.findById(userId);
-    if (!user) throw new NotFound('User');
+  findByEmail(email: string): Promise<User | null> {
+    return this.em.findOne(User, { email: normalizeEmail(email) });
+  }
+
+  /**
+   * The person with the workspace they act in: the requested one if they are a member of it, else (none requested)
+   * their first. One indexed query, run on every session request.
+   */
+  async withMembership(userId: string, requestedWorkspaceId: string | null): Promise<PersonWithMembership | null> {
+    const [row] = await this.em.execute<
+      { id: string; role: UserRole; workspace_id: string | null; workspace_role: WorkspaceRole | null }[]
+    >(
+      `select u.id, u.role, m.workspace_id, m.role as workspace_role from users u
+        left join lateral (
+          select workspace_id, role from workspace_members
+           where user_id = u.id and (?::uuid is null or workspace_id = ?::uuid)
+           order by created_at, workspace_id limit 1
+        ) m on true
+        where u.id = ?`,
+      [requestedWorkspaceId, requestedWorkspaceId, userId],
+    );
+    if (!row) return null;
+    return {
+      id: row.id,
+      role: row.role,
+      workspace: row.workspace_id ? { id: row.workspace_id, role: row.workspace_role } : null,
+    };
+  }
+
+  /** The person (a key's creator, for a key), the workspace the request acts in, its plan and its usage. */
+  async currentUser(principal: WorkspacePrincipal): Promise<CurrentUserDto> {
+    const user = principal.userId ? await this.findById(principal.userId) : null;
+    if (!user) throw new NotFound('User', "This key's creator no longer exists; the key still works in its workspace.");
+    const workspace = await this.em.findOneOrFail(Workspace, { id: principal.workspace.id });
+    const role =
+      principal.workspace.role ??
+      (await this.em.findOne(WorkspaceMember, { workspace, user }, { fields: ['role'] }))?.role ??
+      null;
+    const plan = {
+      name: workspace.plan,
+      limits: { ...planLimits(workspace.plan), requests_per_minute: this.config.rateLimitPerMinute },
+    };
     return {
       ...UserDto.from(user),
-      plan: {
-        name: user.plan,
-        limits: { ...planLimits(user.plan), requests_per_minute: this.config.rateLimitPerMinute },
-      },
-      usage: {
-        monitors: await this.usage.monitors(user.id),
-        checks_this_month: await this.usage.checksThisMonth(user.id),
-        release_checks_this_month: await this.usage.releaseChecksThisMonth(user.id),
-        api_requests_today: await this.usage.requestsToday(user.id),
-      },
+      workspace: { id: workspace.id, name: workspace.name, role, plan, review_policy: workspace.reviewPolicy },
+      plan,
+      usage: await this.usage.ofWorkspace(workspace.id),
     };
   }
 }

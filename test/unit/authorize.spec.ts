@@ -1,6 +1,6 @@
 import { authorize } from '../../src/common/auth/authorize';
 import type { ApiKeyPrincipal, SessionPrincipal } from '../../src/common/auth/principal';
-import { SCOPES, type Scope } from '../../src/common/auth/scopes';
+import { SCOPES, type Scope, type WorkspaceRole } from '../../src/common/auth/scopes';
 import { InsufficientScope } from '../../src/common/errors/domain-errors';
 
 const key = (scopes: Scope[]): ApiKeyPrincipal => ({
@@ -9,12 +9,14 @@ const key = (scopes: Scope[]): ApiKeyPrincipal => ({
   userId: 'u',
   scopes,
   expiresAt: null,
+  workspace: { id: 'w', role: null },
   rateLimitPerMinute: 120,
 });
-const session = (role: 'admin' | 'member'): SessionPrincipal => ({
+const session = (role: 'admin' | 'member', workspaceRole: WorkspaceRole = 'member'): SessionPrincipal => ({
   kind: 'session',
   userId: 'u',
   role,
+  workspace: { id: 'w', role: workspaceRole },
   rateLimitPerMinute: 120,
 });
 

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { SCOPES, type Scope } from '../../common/auth/scopes';
 import { PageOf } from '../../common/pagination/pagination';
 import { DateTimeField, EnumArrayField, IntField, TextField, UuidField } from '../../common/validation/fields';
+import { PersonDto } from '../../users/dto/user.dto';
 import type { ApiKey } from '../api-key.entity';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
@@ -34,6 +35,13 @@ export class ApiKeyDto {
   @ApiProperty({ type: 'integer', description: "The key's ceiling in requests per minute." })
   rate_limit_per_minute: number;
 
+  @ApiProperty({
+    type: () => PersonDto,
+    nullable: true,
+    description: 'The person who issued the key; it stays with the workspace when they leave.',
+  })
+  created_by: PersonDto | null;
+
   static from(key: ApiKey, defaultRateLimit: number): ApiKeyDto {
     return {
       id: key.id,
@@ -45,6 +53,7 @@ export class ApiKeyDto {
       last_used_at: iso(key.lastUsedAt),
       revoked_at: iso(key.revokedAt),
       rate_limit_per_minute: key.rateLimitPerMinute ?? defaultRateLimit,
+      created_by: PersonDto.from(key.createdBy),
     };
   }
 }
@@ -55,11 +64,19 @@ export class ApiKeyWithSecretDto extends ApiKeyDto {
 }
 
 export class AdminApiKeyDto extends ApiKeyDto {
-  @ApiProperty({ type: 'string', format: 'uuid' })
-  user_id: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: "The key's creator (null if that person was deleted).",
+  })
+  user_id: string | null;
 
-  @ApiProperty({ type: 'string', format: 'email' })
-  user_email: string;
+  @ApiProperty({ type: 'string', format: 'email', nullable: true })
+  user_email: string | null;
+
+  @ApiProperty({ type: 'string', format: 'uuid', description: 'The workspace the key acts in.' })
+  workspace_id: string;
 }
 
 export const ApiKeyListDto = PageOf(ApiKeyDto, 'ApiKeyList');

@@ -4,7 +4,8 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decor
 import type { ChangeSummary, TextDiff } from '../../../libs/change-summary';
 import type { TrackedValueKind } from '../../../libs/page-check';
 import { Monitor } from '../../monitors/entities/monitor.entity';
-import { User } from '../../users/user.entity';
+import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
 
 export const CHANGE_KINDS = ['content', 'value'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
@@ -23,15 +24,16 @@ export interface ValueChange {
 
 /** A change of a monitored page: its watched text (kind content) or one tracked value (kind value). */
 @Entity({ tableName: 'changes' })
-@Index({ properties: ['user', 'archived', 'detectedAt'] })
+@WorkspaceScoped()
+@Index({ properties: ['workspace', 'archived', 'detectedAt'] })
 @Index({ properties: ['monitor', 'detectedAt'] })
 export class Change {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
-  /** The monitor's owner, kept here so "my changes, newest first" reads one index. */
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  user: User;
+  /** The monitor's workspace, kept here so "the workspace's changes, newest first" reads one index. */
+  @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
+  workspace: Workspace;
 
   @ManyToOne(() => Monitor, { deleteRule: 'cascade' })
   monitor: Monitor;

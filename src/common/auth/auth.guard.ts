@@ -1,17 +1,25 @@
+import { EntityManager } from '@mikro-orm/postgresql';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { Authenticator } from '../../auth/authenticator';
+import { actingWorkspace, actsInWorkspace, requestedWorkspaceId } from '../tenancy/acting-workspace';
+import { scopeToWorkspace } from '../tenancy/workspace-scope';
 import { accessRuleOf } from './access-rule';
 import { authorize } from './authorize';
 import type { AuthenticatedRequest } from './principal';
 
-/** Global guard: authenticates the caller unless the route is public, then checks the route's rule. */
+/**
+ * Global guard: authenticates the caller unless the route is public, settles the workspace the request acts in,
+ * scopes the request's unit of work to it (every query of a workspace-owned entity is filtered from here on), then
+ * checks the route's rule.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
+    private readonly em: EntityManager,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -19,8 +27,13 @@ export class AuthGuard implements CanActivate {
     if (rule.kind === 'public') return true;
     const http = context.switchToHttp();
     const request = http.getRequest<AuthenticatedRequest>();
-    request.principal = await this.authenticator.authenticate(request, http.getResponse<Response>());
-    authorize(request.principal, rule);
+    const principal = await this.authenticator.authenticate(request, http.getResponse<Response>());
+    request.principal = principal;
+    if (actsInWorkspace(rule)) {
+      principal.workspace = actingWorkspace(principal, requestedWorkspaceId(request));
+      scopeToWorkspace(this.em, principal.workspace.id);
+    }
+    authorize(principal, rule);
     return true;
   }
 }

@@ -2,11 +2,23 @@ import { InsufficientScope } from '../errors/domain-errors';
 import type { AccessRule } from './access.decorators';
 import type { Principal } from './principal';
 
-/** Throws unless the principal satisfies the route's rule. A 403 always names what is missing. */
+/**
+ * Throws unless the principal satisfies the route's rule. A 403 always names what is missing. A key is limited by its
+ * scopes; a session by the person's role in the workspace (a viewer only reads) or on the instance.
+ */
 export function authorize(principal: Principal, rule: Exclude<AccessRule, { kind: 'public' }>): void {
   switch (rule.kind) {
     case 'scopes': {
-      if (principal.kind === 'session') return;
+      if (principal.kind === 'session') {
+        const write = rule.scopes.find((scope) => scope.endsWith(':write'));
+        if (write && principal.workspace?.role === 'viewer') {
+          throw new InsufficientScope(
+            write,
+            `A viewer of this workspace can only read; this needs ${write}, which members and admins hold.`,
+          );
+        }
+        return;
+      }
       const missing = rule.scopes.find((scope) => !principal.scopes.includes(scope));
       if (missing) throw new InsufficientScope(missing);
       return;
@@ -20,6 +32,12 @@ export function authorize(principal: Principal, rule: Exclude<AccessRule, { kind
       }
       if (rule.permission === 'admin' && principal.role !== 'admin') {
         throw new InsufficientScope('admin', 'This action needs an administrator.');
+      }
+      if (rule.permission === 'release-checks:review' && principal.workspace?.role === 'viewer') {
+        throw new InsufficientScope(
+          rule.permission,
+          "Reviewing needs a member or admin of the check's workspace; a viewer can only read.",
+        );
       }
       return;
     }

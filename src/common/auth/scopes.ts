@@ -14,9 +14,16 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Permissions no API key can hold: they need a signed-in person's session. */
-export const SESSION_PERMISSIONS = ['admin', 'release-checks:review'] as const;
+/**
+ * Permissions no API key can hold: they need a signed-in person's session. `session` is any signed-in person (the
+ * service then checks their role in the workspace the path names); `admin` is an administrator of the instance.
+ */
+export const SESSION_PERMISSIONS = ['session', 'admin', 'release-checks:review'] as const;
 export type SessionPermission = (typeof SESSION_PERMISSIONS)[number];
 
 export const USER_ROLES = ['admin', 'member'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+/** A person's role in one workspace (the instance role above is another matter: people and rate limits). */
+export const WORKSPACE_ROLES = ['admin', 'member', 'viewer'] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];

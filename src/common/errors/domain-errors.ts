@@ -16,6 +16,9 @@ export const PROBLEM_CODES = {
   release_check_incomplete: { status: 409, title: 'The release check is incomplete' },
   collection_in_progress: { status: 409, title: 'Evidence is still being collected' },
   already_reviewed: { status: 409, title: 'This revision has been reviewed' },
+  reviewer_not_distinct: { status: 409, title: 'A second person must review this check' },
+  last_admin: { status: 409, title: 'A workspace needs an admin' },
+  already_member: { status: 409, title: 'The person is a member already' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   request_key_reused: { status: 422, title: 'The request key was used for a different request' },
@@ -74,8 +77,8 @@ export class InsufficientScope extends DomainError {
 }
 
 export class NotFound extends DomainError {
-  constructor(what: string) {
-    super('not_found', `${what} not found.`);
+  constructor(what: string, detail = `${what} not found.`) {
+    super('not_found', detail);
   }
 }
 

@@ -24,6 +24,7 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const principal = http.getRequest<AuthenticatedRequest>().principal;
     if (!principal) throw new Error('RateLimitGuard ran before AuthGuard');
+    // Per key for integrations, per person for sessions (whichever workspace they act in).
     const bucket = principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
     const state = await this.rateLimits.consume(bucket, principal.rateLimitPerMinute);
     http.getResponse<Response>().set({
@@ -32,7 +33,7 @@ export class RateLimitGuard implements CanActivate {
       'RateLimit-Reset': String(state.resetSeconds),
     });
     if (!state.allowed) throw new RateLimited(state.resetSeconds);
-    this.usage.recordRequest(principal.userId);
+    if (principal.workspace) this.usage.recordRequest(principal.workspace.id);
     return true;
   }
 }

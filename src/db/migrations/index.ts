@@ -3,6 +3,7 @@ import { Migration20261122170740 } from './Migration20261122170740';
 import { Migration20261122173256 } from './Migration20261122173256';
 import { Migration20261122194825 } from './Migration20261122194825';
 import { Migration20261122202940 } from './Migration20261122202940';
+import { Migration20261124222514 } from './Migration20261124222514';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122173256', class: Migration20261122173256 },
   { name: 'Migration20261122194825', class: Migration20261122194825 },
   { name: 'Migration20261122202940', class: Migration20261122202940 },
+  { name: 'Migration20261124222514', class: Migration20261124222514 },
 ];

@@ -3,6 +3,8 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
 import { User } from '../../users/user.entity';
+import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
 
 export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
@@ -13,7 +15,8 @@ export type MonitorMode = (typeof MONITOR_MODES)[number];
 export type RegionStatus = Record<string, 'up' | 'down'>;
 
 @Entity({ tableName: 'monitors' })
-@Index({ properties: ['user', 'createdAt'] })
+@WorkspaceScoped()
+@Index({ properties: ['workspace', 'createdAt'] })
 // The scheduler's scan: due, unpaused monitors in due order.
 @Index({
   name: 'monitors_due_index',
@@ -23,8 +26,12 @@ export class Monitor {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  user: User;
+  @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
+  workspace: Workspace;
+
+  /** Who created it; null once that person is deleted (the monitor stays with the workspace). */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  createdBy: User | null = null;
 
   @Property({ type: 'text' })
   name: string;

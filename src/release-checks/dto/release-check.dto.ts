@@ -262,6 +262,17 @@ export class ReleaseCheckSummaryDto {
   new_findings: number;
 }
 
+export class ReleaseCheckOpenerDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'email' })
+  email: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true })
+  api_key_id: string | null;
+}
+
 export class ReleaseCheckFieldsDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
   id: string;
@@ -307,6 +318,13 @@ export class ReleaseCheckFieldsDto {
 
   @ApiProperty({ type: 'string', description: 'Where a person reviews the check in the web interface.' })
   review_url: string;
+
+  @ApiProperty({
+    type: () => ReleaseCheckOpenerDto,
+    nullable: true,
+    description: 'Who opened the check, and with which key (null when a session opened it).',
+  })
+  opened_by: ReleaseCheckOpenerDto | null;
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   created_at: string;

@@ -3,6 +3,8 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { Viewport } from '../../../libs/capture';
 import { User } from '../../users/user.entity';
+import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
 
 export const GATES = ['pending', 'passed', 'failed'] as const;
 export type Gate = (typeof GATES)[number];
@@ -32,19 +34,28 @@ export const EMPTY_SUMMARY: ReleaseCheckSummary = {
 };
 
 @Entity({ tableName: 'release_checks' })
-@Unique({ properties: ['user', 'requestKey'] })
-@Index({ properties: ['user', 'createdAt'] })
+@WorkspaceScoped()
+@Unique({ properties: ['workspace', 'requestKey'] })
+@Index({ properties: ['workspace', 'createdAt'] })
 export class ReleaseCheck {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  user: User;
+  @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
+  workspace: Workspace;
+
+  /** The person who opened it: the creator of the key it was opened with, or the signed-in person. */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  openedBy: User | null = null;
+
+  /** The key it was opened with; null when a session opened it. Kept as a value: keys are revoked, not deleted. */
+  @Property({ type: 'uuid', nullable: true })
+  openedByKeyId: string | null = null;
 
   @Property({ type: 'text' })
   name: string;
 
-  /** The caller's idempotency key, unique per user. */
+  /** The caller's idempotency key, unique per workspace. */
   @Property({ type: 'text' })
   requestKey: string;
 

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { USER_ROLES, type UserRole } from '../../common/auth/scopes';
+import { USER_ROLES, type UserRole, WORKSPACE_ROLES, type WorkspaceRole } from '../../common/auth/scopes';
 import { PageOf } from '../../common/pagination/pagination';
 import { EmailField, EnumField, TextField } from '../../common/validation/fields';
+import { ReviewPolicyDto } from '../../workspaces/dto/workspace.dto';
 import type { User } from '../user.entity';
 
 export class UserDto {
@@ -67,12 +68,54 @@ export class UsageDto {
   @ApiProperty({ type: 'integer' })
   release_checks_this_month: number;
 
-  @ApiProperty({ type: 'integer', description: "Requests made today (UTC) with any of the user's keys or sessions." })
+  @ApiProperty({ type: 'integer', description: 'Requests made today (UTC) in this workspace, with any key or session.' })
   api_requests_today: number;
 }
 
-export class CurrentUserDto extends UserDto {
+export class CurrentWorkspaceDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string' })
+  name: string;
+
+  @ApiProperty({
+    enum: WORKSPACE_ROLES,
+    enumName: 'WorkspaceRole',
+    nullable: true,
+    description: "The person's role in it; null for an API key whose creator is no longer a member.",
+  })
+  role: WorkspaceRole | null;
+
   @ApiProperty({ type: () => PlanDto })
+  plan: PlanDto;
+
+  @ApiProperty({ type: () => ReviewPolicyDto })
+  review_policy: ReviewPolicyDto;
+}
+
+/** Someone named in a resource: who issued a key, who opened a check. */
+export class PersonDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'email' })
+  email: string;
+
+  static from(user: User | null): PersonDto | null {
+    return user ? { id: user.id, email: user.email } : null;
+  }
+}
+
+export class CurrentUserDto extends UserDto {
+  @ApiProperty({ type: () => CurrentWorkspaceDto, description: 'The workspace this request acted in.' })
+  workspace: CurrentWorkspaceDto;
+
+  @ApiProperty({
+    type: () => PlanDto,
+    deprecated: true,
+    description: "The current workspace's plan; the same as `workspace.plan`.",
+  })
   plan: PlanDto;
 
   @ApiProperty({ type: () => UsageDto })
