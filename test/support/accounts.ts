@@ -7,8 +7,10 @@ export interface Account {
   id: string;
   email: string;
   password: string;
-  /** Signed in with a session. */
+  /** Signed in with a session, acting in the person's own workspace. */
   session: ApiClient;
+  /** The personal workspace every person an administrator adds gets. */
+  workspaceId: string;
 }
 
 export async function signIn(api: ApiClient, email: string, password: string): Promise<ApiClient> {
@@ -28,7 +30,9 @@ export async function createAccount(api: ApiClient, role: UserRole = 'member'): 
   const password = `pw-${randomBytes(8).toString('hex')}`;
   const created = await admin.post<{ id: string }>('/admin/users', { email, password, role });
   if (created.status !== 201) throw new Error(`creating ${email} failed: ${created.status}`);
-  return { id: created.body.id, email, password, session: await signIn(api, email, password) };
+  const session = await signIn(api, email, password);
+  const workspaces = await session.get<{ data: { id: string }[] }>('/workspaces');
+  return { id: created.body.id, email, password, session, workspaceId: workspaces.body.data[0].id };
 }
 
 export interface IssuedKey {

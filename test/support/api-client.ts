@@ -33,6 +33,11 @@ export class ApiClient {
     return new ApiClient(this.baseUrl, { Authorization: `Bearer ${token}` }, this.prefix);
   }
 
+  /** The same credentials, acting in the named workspace (`X-Workspace-Id`). */
+  inWorkspace(workspaceId: string): ApiClient {
+    return new ApiClient(this.baseUrl, { ...this.credentials, 'X-Workspace-Id': workspaceId }, this.prefix);
+  }
+
   /** The same credentials against another path prefix (e.g. the deprecated `/api`). */
   withPrefix(prefix: string): ApiClient {
     return new ApiClient(this.baseUrl, this.credentials, prefix);
