@@ -1,5 +1,5 @@
 import { ApiClient } from '../support/api-client';
-import { type Account, createAccount, issueKey, type IssuedKey, signIn, signInAsAdmin } from '../support/accounts';
+import { type Account, createAccount, type IssuedKey, signIn, signInAsAdmin } from '../support/accounts';
 import { waitForCollection } from '../support/release-checks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page, TestSite } from '../support/test-site';
