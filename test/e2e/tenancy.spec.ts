@@ -93,14 +93,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
     const changes = await aliceKey.client.get('/changes', { query: { monitor_id: ids.monitor } });
     expect(changes.body.data.length).toBeGreaterThan(0);
     ids.change = changes.body.data[0].id;
-    const check = await aliceKey.client.post('/release-checks', {
-      name: 'Release',
-      production_url: `${site.origin}/prod`,
-      preview_url: `${site.origin}/preview`,
-      request_key: 'shared-request-key',
-      pages: [{ production_path: '/pricing', preview_path: '/pricing' }],
-      viewports: ['desktop'],
-    });
+    const check = await aliceKey.client.post('/release-checks', releaseCheckRequest());
     expect(check.status).toBe(201);
     ids.releaseCheck = check.body.id;
     ids.artifact = check.body.artifacts[0].id;
@@ -109,6 +102,16 @@ describe("another workspace's resources are a 404 for every operation, with ever
   afterAll(async () => {
     await service.close();
     await site.stop();
+  });
+
+  /** Both workspaces open a check with the same request_key: unique per workspace, so two checks. */
+  const releaseCheckRequest = () => ({
+    name: 'Release',
+    production_url: `${site.origin}/prod`,
+    preview_url: `${site.origin}/preview`,
+    request_key: 'shared-request-key',
+    pages: [{ production_path: '/pricing', preview_path: '/pricing' }],
+    viewports: ['desktop'],
   });
 
   /** The path with A's identifiers in it; an unknown resource fails the test until it is mapped here. */
@@ -205,14 +208,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       }
     }
     // The same request_key in another workspace is another release check.
-    const own = await bobKey.client.post('/release-checks', {
-      name: 'Release',
-      production_url: `${site.origin}/prod`,
-      preview_url: `${site.origin}/preview`,
-      request_key: 'shared-request-key',
-      pages: [{ production_path: '/pricing', preview_path: '/pricing' }],
-      viewports: ['desktop'],
-    });
+    const own = await bobKey.client.post('/release-checks', releaseCheckRequest());
     expect(own.status).toBe(201);
     expect(own.body.id).not.toBe(ids.releaseCheck);
   });
