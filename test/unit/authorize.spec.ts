@@ -61,6 +61,25 @@ describe('authorize', () => {
     ).toBeUndefined();
   });
 
+  it('lets a viewer session read but refuses every write, naming the write scope', () => {
+    const viewer = session('member', 'viewer');
+    expect(refusal(() => authorize(viewer, { kind: 'scopes', scopes: ['monitors:read'] }))).toBeUndefined();
+    expect(refusal(() => authorize(viewer, { kind: 'scopes', scopes: ['monitors:write', 'monitors:read'] }))).toBe(
+      'monitors:write',
+    );
+    // An instance administrator who is a viewer of this workspace is a viewer here.
+    expect(refusal(() => authorize(session('admin', 'viewer'), { kind: 'scopes', scopes: ['users:write'] }))).toBe(
+      'users:write',
+    );
+  });
+
+  it('lets members and admins of the workspace review, never its viewers', () => {
+    const rule = { kind: 'session', permission: 'release-checks:review' } as const;
+    expect(refusal(() => authorize(session('member', 'admin'), rule))).toBeUndefined();
+    expect(refusal(() => authorize(session('member', 'member'), rule))).toBeUndefined();
+    expect(refusal(() => authorize(session('admin', 'viewer'), rule))).toBe('release-checks:review');
+  });
+
   it('keeps administration to administrators', () => {
     expect(refusal(() => authorize(session('member'), { kind: 'session', permission: 'admin' }))).toBe('admin');
     expect(refusal(() => authorize(session('admin'), { kind: 'session', permission: 'admin' }))).toBeUndefined();
