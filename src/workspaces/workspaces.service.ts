@@ -105,10 +105,12 @@ export class WorkspacesService {
         personalWorkspace: false,
       });
     }
+    if (await this.em.count(WorkspaceMember, { workspace, user: person })) throw alreadyMember(person.email);
     const member = this.em.create(WorkspaceMember, { workspace, user: person, role: input.role });
     try {
       await this.em.flush();
     } catch (error) {
+      // Added by another request at the same moment.
       if (error instanceof UniqueConstraintViolationException) throw alreadyMember(person.email);
       throw error;
     }

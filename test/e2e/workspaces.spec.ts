@@ -230,6 +230,8 @@ describe('workspaces: a team shares its monitors and release checks, and its peo
     expect(added.body).toMatchObject({ user_id: erin.id, email: erin.email, role: 'viewer', temporary_password: null });
     const again = await alice.session.post(members, { email: erin.email, role: 'member' });
     expect([again.status, again.body.code]).toEqual([409, 'already_member']);
+    const herself = await alice.session.post(members, { email: alice.email, role: 'viewer' });
+    expect([herself.status, herself.body.code]).toEqual([409, 'already_member']);
 
     const promoted = await alice.session.patch(`${members}/${erin.id}`, { role: 'member' });
     expect(promoted.body.role).toBe('member');
