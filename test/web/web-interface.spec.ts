@@ -13,7 +13,8 @@ import { page as sitePage, TestSite } from '../support/test-site';
 
 /*
  * The web interface in a real Chromium against the real service (API, workers, PostgreSQL, Redis): sign-in, the
- * release-check list and page, review, API keys and the admin area, each page scanned with axe-core.
+ * release-check list and page, review (and who may do it), API keys, workspaces (switcher, members, settings) and the
+ * admin area, each page scanned with axe-core.
  */
 
 const ROOT = join(__dirname, '..', '..');
@@ -77,6 +78,8 @@ async function text(locator: Locator): Promise<string> {
   return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 }
 
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   await page.screenshot({ path: join(SCREENS, name), fullPage });
 }
@@ -122,6 +125,53 @@ describe('web interface (real Chromium against the real service)', () => {
   async function signOut(target: Page): Promise<void> {
     await target.getByRole('button', { name: 'Sign out' }).click();
     await target.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+  }
+
+  /** A tab of its own (own sessionStorage, so its own session and workspace), signed in as the person. */
+  async function signedInTab(
+    email: string,
+    password: string,
+    viewport = { width: 1440, height: 900 },
+    permissions: string[] = [],
+  ): Promise<{ tab: Page; close: () => Promise<void> }> {
+    const own = await browser.newContext({
+      viewport,
+      permissions,
+      ...(viewport.width <= 390 ? { isMobile: true, hasTouch: true } : {}),
+    });
+    const tab = await own.newPage();
+    await tab.goto(url('/sign-in'));
+    await signInThroughForm(tab, email, password);
+    return { tab, close: () => own.close() };
+  }
+
+  /** Chooses a workspace in the header's switcher (by its option text, "name (role)") and waits for it to load. */
+  async function switchWorkspace(tab: Page, option: string, name: string): Promise<void> {
+    await tab.getByLabel('Workspace', { exact: true }).selectOption({ label: option });
+    await tab.getByRole('button', { name: 'Switch workspace' }).click();
+    await tab.getByText(new RegExp(`^You are now in the workspace “${escapeRegExp(name)}”`)).waitFor();
+  }
+
+  async function expectFitsPhone(tab: Page, label: string): Promise<void> {
+    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
+    expect({ page: label, width }).toEqual({ page: label, width: 390 });
+  }
+
+  /** A key its creator issues in one of their workspaces (keys act in the workspace they were created in). */
+  async function issueKeyIn(account: Account, workspaceId: string): Promise<IssuedKey> {
+    const response = await account.session.inWorkspace(workspaceId).post('/users/me/api-keys', {
+      name: `ci ${workspaceId.slice(0, 8)}`,
+      scopes: ['monitors:read', 'monitors:write'],
+    });
+    expect(response.status).toBe(201);
+    const client = new ApiClient(service.baseUrl).withApiKey(response.body.secret);
+    return { id: response.body.id, secret: response.body.secret, client };
+  }
+
+  async function workspaceOf(account: Account): Promise<{ id: string; name: string }> {
+    const me = await account.session.get('/users/me');
+    expect(me.status).toBe(200);
+    return me.body.workspace;
   }
 
   /** Waits until every screenshot on the page has been fetched with the token and decoded. */
@@ -495,4 +545,300 @@ describe('web interface (real Chromium against the real service)', () => {
     expect(listed.get('ratelimit-limit')).toBe('2500');
     await screenshot(page, 'admin.png');
   });
+
+  it('switches workspaces in the header: each shows only its own checks, and one the person left falls back to the default', async () => {
+    const api = new ApiClient(service.baseUrl);
+    const [owner, traveller] = await Promise.all([createAccount(api), createAccount(api)]);
+    const team = await owner.session.post('/workspaces', { name: 'Falcon team' });
+    expect(team.status).toBe(201);
+    const added = await owner.session.post(`/workspaces/${team.body.id}/members`, {
+      email: traveller.email,
+      role: 'member',
+    });
+    expect(added.status).toBe(201);
+    const home = await workspaceOf(traveller);
+    const [teamKey, homeKey] = await Promise.all([issueKeyIn(owner, team.body.id), issueKeyIn(traveller, home.id)]);
+    const [teamCheck, homeCheck] = await Promise.all([
+      teamKey.client.post(
+        '/release-checks',
+        request('Falcon launch', `${site.origin}/diff/prod`, `${site.origin}/diff/preview`),
+      ),
+      homeKey.client.post(
+        '/release-checks',
+        request('Personal landing', `${site.origin}/diff/prod`, `${site.origin}/diff/preview`),
+      ),
+    ]);
+    expect([teamCheck.status, homeCheck.status]).toEqual([201, 201]);
+
+    const { tab, close } = await signedInTab(traveller.email, traveller.password);
+    try {
+      await tab.waitForURL(/\/release-checks$/);
+      await tab.locator('.check-row', { hasText: 'Personal landing' }).waitFor();
+      expect(await tab.locator('.check-row', { hasText: 'Falcon launch' }).count()).toBe(0);
+      const switcher = tab.getByLabel('Workspace', { exact: true });
+      expect(await switcher.inputValue()).toBe(home.id);
+      expect(await switcher.locator('option').allInnerTexts()).toEqual([
+        `${home.name} (admin)`,
+        'Falcon team (member)',
+      ]);
+
+      await switchWorkspace(tab, 'Falcon team (member)', 'Falcon team');
+      await tab.locator('.check-row', { hasText: 'Falcon launch' }).waitFor();
+      expect(await tab.locator('.check-row', { hasText: 'Personal landing' }).count()).toBe(0);
+      expect(await tab.evaluate(() => sessionStorage.getItem('vigil.workspace'))).toBe(team.body.id);
+      await expectNoAxeViolations(tab, 'release checks after switching workspace');
+      await screenshot(tab, 'workspace-switcher.png', false);
+
+      // A check belongs to its workspace: it names who opened it, and switching away leaves it for the other list.
+      await tab.getByRole('link', { name: 'Falcon launch' }).click();
+      await tab.getByRole('heading', { name: 'Falcon launch', level: 1 }).waitFor();
+      expect(await text(tab.locator('.meta-grid > div', { hasText: 'Opened by' }))).toMatch(
+        new RegExp(`^Opened by\\s*${escapeRegExp(owner.email)} \\(with an API key\\)$`),
+      );
+      // By keyboard this time: the list, then Switch.
+      await tab.getByLabel('Workspace', { exact: true }).focus();
+      await tab.keyboard.press('ArrowUp');
+      await tab.keyboard.press('Tab');
+      expect(await tab.evaluate(() => document.activeElement?.textContent)).toBe('Switch workspace');
+      await tab.keyboard.press('Enter');
+      await tab.getByText(`You are now in the workspace “${home.name}” (your role: admin).`).waitFor();
+      await tab.waitForURL(/\/release-checks$/);
+      await tab.locator('.check-row', { hasText: 'Personal landing' }).waitFor();
+      expect(await tab.locator('.check-row', { hasText: 'Falcon launch' }).count()).toBe(0);
+
+      // Removed from the team while acting in it: the next call finds it gone and the default workspace loads.
+      await switchWorkspace(tab, 'Falcon team (member)', 'Falcon team');
+      await tab.locator('.check-row', { hasText: 'Falcon launch' }).waitFor();
+      expect((await owner.session.delete(`/workspaces/${team.body.id}/members/${traveller.id}`)).status).toBe(204);
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+      const notice = tab.getByRole('alert').filter({ hasText: 'no longer a member of the workspace you were in' });
+      await notice.waitFor();
+      expect(await text(notice)).toContain(`switched to your default workspace, “${home.name}”`);
+      await tab.locator('tr', { hasText: `ci ${home.id.slice(0, 8)}` }).waitFor();
+      expect(await tab.evaluate(() => sessionStorage.getItem('vigil.workspace'))).toBe(home.id);
+      expect(await text(tab.locator('.workspace-switcher'))).toBe(`Workspace ${home.name}`);
+      await expectNoAxeViolations(tab, 'API keys after removal from a workspace');
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it('an admin adds a member by e-mail (one-time password shown once), changes their role and removes them; the last admin cannot step down or leave', async () => {
+    const email = `crew-${Date.now()}@example.com`;
+    let password = '';
+    const { tab, close } = await signedInTab(process.env.ADMIN_EMAIL!, process.env.ADMIN_PASSWORD!, undefined, [
+      'clipboard-read',
+      'clipboard-write',
+    ]);
+    try {
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspace' }).click();
+      await tab.waitForURL(/\/workspace$/);
+      await tab.getByLabel('Name of the new workspace').fill('Release crew');
+      await tab.getByRole('button', { name: 'Create workspace' }).click();
+      await tab.getByText('You are now in the workspace “Release crew” (your role: admin).').waitFor();
+      await tab.getByRole('heading', { name: 'Release crew', level: 1 }).waitFor();
+      const members = tab.locator('.member-list > li');
+      await members.first().waitFor();
+      expect(await members.count()).toBe(1);
+      await expectNoAxeViolations(tab, 'workspace (admin)');
+
+      // Someone new to Vigil: an instance administrator creates them, with a password shown this once.
+      await tab.getByLabel('Email').fill(email);
+      await tab.getByRole('radio', { name: 'Member' }).check();
+      await tab.getByRole('button', { name: 'Add member' }).click();
+      await tab.getByText(`Added ${email} as a member.`).waitFor();
+      await tab.getByRole('heading', { name: `${email} can now sign in` }).waitFor();
+      password = await tab.getByLabel('One-time password').inputValue();
+      expect(password.length).toBeGreaterThanOrEqual(12);
+      await tab.getByRole('button', { name: 'Copy one-time password' }).click();
+      await tab.locator('.secret-card').getByText('Copied to the clipboard.').waitFor();
+      expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe(password);
+      const row = tab.locator('.member-list > li', { hasText: email });
+      await row.waitFor();
+      await expectNoAxeViolations(tab, 'workspace with a one-time password');
+      await screenshot(tab, 'workspace.png');
+      const api = new ApiClient(service.baseUrl);
+      expect((await api.post('/auth/login', { email, password })).status).toBe(200);
+      await tab.getByRole('button', { name: 'I have passed the password on' }).click();
+      expect(await tab.getByLabel('One-time password').count()).toBe(0);
+      expect(await tab.content()).not.toContain(password);
+
+      // A member already: the API's problem shows next to the form.
+      await tab.getByLabel('Email').fill(email);
+      await tab.getByRole('button', { name: 'Add member' }).click();
+      const already = tab.locator('form').getByRole('alert');
+      await already.waitFor();
+      expect(await text(already)).toMatch(/member already.*HTTP 409/i);
+
+      // By keyboard: pick the role in the member's list, then Save.
+      await row.getByLabel(`Role of ${email}`).focus();
+      await tab.keyboard.press('v');
+      expect(await row.getByLabel(`Role of ${email}`).inputValue()).toBe('viewer');
+      await tab.keyboard.press('Tab');
+      expect(await tab.evaluate(() => document.activeElement?.textContent)).toBe(`Save role of ${email}`);
+      await tab.keyboard.press('Enter');
+      await tab.getByText(`${email} is now a viewer.`).waitFor();
+      const admin = await signInAsAdmin(api);
+      const crew = (await admin.get('/workspaces')).body.data.find((item: any) => item.name === 'Release crew');
+      const listed = (await admin.get(`/workspaces/${crew.id}/members`)).body.data;
+      expect(listed.find((member: any) => member.email === email).role).toBe('viewer');
+
+      // The only admin can neither step down nor leave.
+      const own = tab.locator('.member-list > li', { hasText: process.env.ADMIN_EMAIL! });
+      await own.getByLabel(/^Role of/).selectOption('member');
+      await own.getByRole('button', { name: /^Save role of/ }).click();
+      const refused = tab.getByRole('alert').filter({ hasText: 'was not changed' });
+      await refused.waitFor();
+      expect(await text(refused)).toMatch(/HTTP 409.*A workspace needs an admin/);
+      expect(await own.getByLabel(/^Role of/).inputValue()).toBe('admin');
+      await expectNoAxeViolations(tab, 'workspace with last_admin refused');
+      await own.getByRole('button', { name: 'Leave' }).click();
+      const leave = tab.getByRole('dialog', { name: 'Leave Release crew?' });
+      await leave.getByRole('button', { name: 'Leave workspace' }).click();
+      expect(await text(leave.getByRole('alert'))).toMatch(/A workspace needs an admin.*HTTP 409/);
+      await leave.getByRole('button', { name: 'Cancel' }).click();
+      await leave.waitFor({ state: 'detached' });
+
+      await row.getByRole('button', { name: `Remove ${email}` }).click();
+      const dialog = tab.getByRole('dialog', { name: `Remove ${email}?` });
+      await dialog.getByRole('button', { name: 'Remove member' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await tab.getByText(`Removed ${email} from Release crew.`).waitFor();
+      expect(await row.count()).toBe(0);
+      expect((await admin.get(`/workspaces/${crew.id}/members`)).body.data).toHaveLength(1);
+
+      await tab.setViewportSize({ width: 390, height: 844 });
+      await expectFitsPhone(tab, 'workspace (admin)');
+    } finally {
+      await close();
+    }
+
+    // Removed from their only workspace, the person is told so when they sign in, and can create one of their own.
+    const alone = await signedInTab(email, password, { width: 390, height: 844 });
+    try {
+      await alone.tab.getByRole('heading', { name: 'You are not in a workspace', level: 1 }).waitFor();
+      await expectNoAxeViolations(alone.tab, 'no workspace');
+      await expectFitsPhone(alone.tab, 'no workspace');
+      await alone.tab.getByRole('button', { name: 'Create workspace' }).click();
+      expect(await text(alone.tab.locator('#first-workspace-name-error'))).toMatch(/Give the workspace a name/);
+      await alone.tab.getByLabel('Workspace name').fill('Crew home');
+      await alone.tab.getByRole('button', { name: 'Create workspace' }).click();
+      await alone.tab.getByText('You are now in the workspace “Crew home” (your role: admin).').waitFor();
+      await alone.tab.getByRole('heading', { name: 'Release checks', level: 1 }).waitFor();
+      expect(await text(alone.tab.locator('.workspace-switcher'))).toBe('Workspace Crew home');
+    } finally {
+      await alone.close();
+    }
+  }, 60_000);
+
+  it('review says who may approve: a viewer gets no form and the reason; with the second-person rule the opener may only reject, and a member approves', async () => {
+    const api = new ApiClient(service.baseUrl);
+    const [owner, teammate, onlooker] = await Promise.all([createAccount(api), createAccount(api), createAccount(api)]);
+    const workspace = await workspaceOf(owner);
+    for (const [person, role] of [
+      [teammate, 'member'],
+      [onlooker, 'viewer'],
+    ] as const) {
+      const added = await owner.session.post(`/workspaces/${workspace.id}/members`, { email: person.email, role });
+      expect(added.status).toBe(201);
+    }
+    const key = await issueKeyIn(owner, workspace.id);
+    const opened = await key.client.post(
+      '/release-checks',
+      request('Team pricing', `${site.origin}/diff/prod`, `${site.origin}/diff/preview`),
+    );
+    expect(opened.status).toBe(201);
+    const check = await waitForCollection(key.client, opened.body.id);
+    expect(check).toMatchObject({ collection_status: 'completed', opened_by: { id: owner.id, email: owner.email } });
+    const checkPath = `/release-checks/${check.id}`;
+
+    // The workspace's admin (who opened the check with their key) renames it and turns the second-person rule on.
+    const ownerTab = await signedInTab(owner.email, owner.password);
+    try {
+      const { tab } = ownerTab;
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspace' }).click();
+      await tab.getByRole('heading', { name: workspace.name, level: 1 }).waitFor();
+      await tab.getByLabel('Name', { exact: true }).fill('Pricing team');
+      await tab.getByRole('checkbox', { name: 'Require a second person to approve release checks' }).check();
+      await tab.getByRole('button', { name: 'Save settings' }).click();
+      await tab.getByText('Saved. A second person must now approve each release check.').waitFor();
+      await tab.getByRole('heading', { name: 'Pricing team', level: 1 }).waitFor();
+      const saved = (await owner.session.get(`/workspaces/${workspace.id}`)).body;
+      expect(saved).toMatchObject({ name: 'Pricing team', review_policy: { require_distinct_reviewer: true } });
+      expect(await text(tab.locator('.workspace-switcher'))).toContain('Pricing team');
+
+      await tab.goto(url(checkPath));
+      await tab.getByRole('heading', { name: 'Team pricing', level: 1 }).waitFor();
+      await imagesLoaded(tab, 2);
+      expect(await text(tab.locator('.meta-grid > div', { hasText: 'Opened by' }))).toMatch(
+        new RegExp(`^Opened by\\s*${escapeRegExp(owner.email)} \\(with an API key\\)$`),
+      );
+      const panel = tab.locator('.review-panel');
+      expect(await text(panel)).toContain(
+        `Who may approve: a member or admin of Pricing team other than the person who opened the check (${owner.email})`,
+      );
+      expect(await text(tab.locator('#distinct-reviewer-reason'))).toMatch(
+        /A second person must approve this check.*you opened this one \(with an API key you created\), so you cannot approve it.*you can still reject it/,
+      );
+      expect(await tab.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
+      expect(await tab.getByRole('button', { name: 'Reject revision 1' }).count()).toBe(1);
+      await expectNoAxeViolations(tab, 'release check, opener under the second-person rule');
+      await screenshot(tab, 'review-second-person.png');
+    } finally {
+      await ownerTab.close();
+    }
+
+    // A viewer, on a phone: reads the check, but there is nothing to decide with, and the panel says why.
+    const viewerTab = await signedInTab(onlooker.email, onlooker.password, { width: 390, height: 844 });
+    try {
+      const { tab } = viewerTab;
+      await switchWorkspace(tab, 'Pricing team (viewer)', 'Pricing team');
+      await tab.getByRole('link', { name: 'Team pricing' }).click();
+      await tab.getByRole('heading', { name: 'Team pricing', level: 1 }).waitFor();
+      await imagesLoaded(tab, 2);
+      expect(await text(tab.locator('#review-not-permitted'))).toMatch(
+        /You cannot review this check.*You are a viewer of Pricing team: viewers can read release checks but not approve or reject them/,
+      );
+      expect(await tab.getByLabel(/Review note/).count()).toBe(0);
+      expect(await tab.getByRole('button', { name: /Approve|Reject|Collect evidence/ }).count()).toBe(0);
+      await expectFitsPhone(tab, 'release check (viewer)');
+      await expectNoAxeViolations(tab, 'release check (viewer) at 390 px');
+
+      // The members page is read-only for them, and says who manages it.
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspace' }).click();
+      await tab.getByRole('heading', { name: 'Pricing team', level: 1 }).waitFor();
+      await tab.locator('.member-list > li').nth(2).waitFor();
+      expect(await text(tab.locator('.members-read-only'))).toMatch(/Only admins of this workspace manage its members/);
+      expect(await tab.getByRole('combobox', { name: /^Role of/ }).count()).toBe(0);
+      expect(await tab.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+      expect(await tab.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+      expect(await text(tab.locator('.member-list > li', { hasText: onlooker.email }))).toMatch(/you.*Role: Viewer/);
+      await expectFitsPhone(tab, 'workspace (viewer)');
+      await expectNoAxeViolations(tab, 'workspace (viewer) at 390 px');
+      await screenshot(tab, 'mobile-workspace.png');
+    } finally {
+      await viewerTab.close();
+    }
+
+    // A member of the team, who did not open it, approves.
+    const memberTab = await signedInTab(teammate.email, teammate.password);
+    try {
+      const { tab } = memberTab;
+      await switchWorkspace(tab, 'Pricing team (member)', 'Pricing team');
+      await tab.goto(url(checkPath));
+      await tab.getByRole('heading', { name: 'Team pricing', level: 1 }).waitFor();
+      expect(await tab.locator('#distinct-reviewer-reason').count()).toBe(0);
+      await tab.getByLabel(/Review note/).fill('Checked both sides; the price change is intended.');
+      await tab.getByRole('button', { name: 'Approve revision 1' }).click();
+      await tab.getByText('Approved revision 1. The gate is now passed.').waitFor();
+      expect(await text(tab.locator('.history'))).toContain(`Approved revision 1 by ${teammate.email}`);
+      await expectNoAxeViolations(tab, 'release check approved by a second person');
+    } finally {
+      await memberTab.close();
+    }
+    expect((await key.client.get(checkPath)).body).toMatchObject({
+      gate: 'passed',
+      review: { decision: { decision: 'approve', reviewer: { email: teammate.email } } },
+    });
+  }, 90_000);
 });

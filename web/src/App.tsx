@@ -1,15 +1,25 @@
-import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
-import { call } from './api';
+import { Fragment, type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { call, ProblemError, WORKSPACE_GONE } from './api';
 import { ProblemAlert } from './components/ProblemAlert';
+import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 import { AdminPage } from './pages/AdminPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
 import { NotFoundPage, NotPermittedPage } from './pages/StatusPages';
 import { ReleaseCheckPage } from './pages/ReleaseCheckPage';
 import { ReleaseChecksPage } from './pages/ReleaseChecksPage';
 import { SignInPage } from './pages/SignInPage';
+import { NoWorkspacePage, WorkspacePage } from './pages/WorkspacePage';
 import { Link, match, navigate, safeReturnPath, useLocation } from './router';
-import { clearSession, onSessionChange, readSession, type Session } from './session';
-import type { CurrentUser } from './types';
+import {
+  clearSession,
+  onSessionChange,
+  onWorkspaceChange,
+  readSession,
+  rememberWorkspaceId,
+  type Session,
+  type WorkspaceChangeReason,
+} from './session';
+import type { CurrentUser, WorkspaceList } from './types';
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
@@ -22,6 +32,12 @@ export function App() {
   const [user, setUser] = useState<CurrentUser | null>(null);
   const [userError, setUserError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [noWorkspace, setNoWorkspace] = useState(false);
+  // Bumped to load the profile again: after a switch of workspace, or a change to the current one.
+  const [userVersion, setUserVersion] = useState(0);
+  const reloadUser = useCallback(() => setUserVersion((version) => version + 1), []);
+  const workspaceChange = useRef<WorkspaceChangeReason | null>(null);
+  const [workspaceNotice, setWorkspaceNotice] = useState<{ reason: WorkspaceChangeReason; text: string } | null>(null);
 
   useEffect(
     () =>
@@ -32,6 +48,7 @@ export function App() {
           return;
         }
         setUser(null);
+        setNoWorkspace(false);
         setNotice(
           reason === 'signed_out'
             ? 'You have signed out.'
@@ -52,19 +69,68 @@ export function App() {
     return () => clearTimeout(timer);
   }, [session]);
 
+  // Another workspace (chosen in the switcher, or the stored one is no longer the person's): load it. A release
+  // check belongs to one workspace, so its page gives way to the list.
+  useEffect(
+    () =>
+      onWorkspaceChange((_workspaceId, reason) => {
+        workspaceChange.current = reason;
+        setUserVersion((version) => version + 1);
+        if (match('/release-checks/:id', window.location.pathname)) navigate('/release-checks');
+      }),
+    [],
+  );
+
   const token = session?.token;
   useEffect(() => {
     if (!token) return;
     let live = true;
     setUserError(null);
     call<CurrentUser>('GET', '/users/me').then(
-      (me) => live && setUser(me),
-      (error: unknown) => live && setUserError(error),
+      (me) => {
+        if (!live) return;
+        // The workspace the API acted in (the default one unless chosen) is named on every later call.
+        rememberWorkspaceId(me.workspace.id);
+        setNoWorkspace(false);
+        setUser(me);
+        const reason = workspaceChange.current;
+        workspaceChange.current = null;
+        if (reason === 'switched') {
+          setWorkspaceNotice({
+            reason,
+            text: `You are now in the workspace “${me.workspace.name}” (your role: ${me.workspace.role ?? 'none'}).`,
+          });
+        } else if (reason === 'removed') {
+          setWorkspaceNotice({
+            reason,
+            text: `You are no longer a member of the workspace you were in, so Vigil switched to your default workspace, “${me.workspace.name}”.`,
+          });
+        }
+      },
+      async (error: unknown) => {
+        if (!live) return;
+        // The stored workspace is gone; dropping it has already asked for the default one.
+        if (error instanceof ProblemError && error.code === WORKSPACE_GONE) return;
+        if (error instanceof ProblemError && error.status === 404) {
+          const none = await call<WorkspaceList>('GET', '/workspaces', { query: { per_page: 1 } }).then(
+            (list) => list.data.length === 0,
+            () => false,
+          );
+          if (!live) return;
+          if (none) {
+            workspaceChange.current = null;
+            setUser(null);
+            setNoWorkspace(true);
+            return;
+          }
+        }
+        setUserError(error);
+      },
     );
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [token, userVersion]);
 
   // After an in-app navigation, move focus to the new page so keyboard and screen-reader users start there.
   const mainRef = useRef<HTMLElement>(null);
@@ -76,6 +142,14 @@ export function App() {
   }, [location.pathname]);
 
   const { pathname } = location;
+  // A workspace notice belongs to the page it appeared on.
+  useEffect(() => setWorkspaceNotice(null), [pathname]);
+  // A switch remounts the page; if that took the focus with it (leaving a workspace from its page), start at main.
+  useEffect(() => {
+    if (workspaceNotice && (!document.activeElement || document.activeElement === document.body)) {
+      mainRef.current?.focus({ preventScroll: true });
+    }
+  }, [workspaceNotice]);
 
   if (pathname === '/sign-in') {
     if (session) return <Redirect to={safeReturnPath(location.search.get('next')) ?? '/release-checks'} />;
@@ -92,7 +166,9 @@ export function App() {
   if (!user) {
     return (
       <PublicLayout mainRef={mainRef}>
-        {userError ? (
+        {noWorkspace ? (
+          <NoWorkspacePage />
+        ) : userError ? (
           <>
             <h1>Vigil could not load your account</h1>
             <ProblemAlert error={userError} />
@@ -110,7 +186,7 @@ export function App() {
   }
 
   let page: ReactNode;
-  let section: 'checks' | 'keys' | 'admin' | null = null;
+  let section: 'checks' | 'keys' | 'workspace' | 'admin' | null = null;
   let params: Record<string, string> | null;
   if (pathname === '/' || pathname === '') {
     page = <Redirect to="/release-checks" />;
@@ -119,12 +195,15 @@ export function App() {
     page = <ReleaseChecksPage />;
   } else if ((params = match('/release-checks/:id', pathname))) {
     section = 'checks';
-    page = <ReleaseCheckPage key={params.id} id={params.id} />;
+    page = <ReleaseCheckPage key={params.id} id={params.id} me={user} />;
   } else if (match('/settings', pathname)) {
     page = <Redirect to="/settings/api-keys" />;
   } else if (match('/settings/api-keys', pathname)) {
     section = 'keys';
-    page = <ApiKeysPage />;
+    page = <ApiKeysPage me={user} />;
+  } else if (match('/workspace', pathname)) {
+    section = 'workspace';
+    page = <WorkspacePage me={user} onChanged={reloadUser} />;
   } else if (match('/admin', pathname)) {
     section = 'admin';
     page = user.role === 'admin' ? <AdminPage /> : <NotPermittedPage />;
@@ -155,6 +234,11 @@ export function App() {
                   API keys
                 </Link>
               </li>
+              <li>
+                <Link to="/workspace" aria-current={section === 'workspace' ? 'page' : undefined}>
+                  Workspace
+                </Link>
+              </li>
               {user.role === 'admin' ? (
                 <li>
                   <Link to="/admin" aria-current={section === 'admin' ? 'page' : undefined}>
@@ -164,6 +248,7 @@ export function App() {
               ) : null}
             </ul>
           </nav>
+          <WorkspaceSwitcher user={user} />
           <div className="site-user">
             <span className="site-user-email" title={user.email}>
               {user.email}
@@ -176,7 +261,16 @@ export function App() {
         </div>
       </header>
       <main id="main" className="site-main" ref={mainRef} tabIndex={-1}>
-        {page}
+        {workspaceNotice ? (
+          <p
+            className={`alert ${workspaceNotice.reason === 'removed' ? 'alert-warning' : 'alert-success'} workspace-notice`}
+            role={workspaceNotice.reason === 'removed' ? 'alert' : 'status'}
+          >
+            {workspaceNotice.text}
+          </p>
+        ) : null}
+        {/* Each workspace's data is its own: a switch mounts the page afresh, which loads it again. */}
+        <Fragment key={user.workspace.id}>{page}</Fragment>
       </main>
     </>
   );

@@ -1,4 +1,4 @@
-import { clearSession, readSession } from './session';
+import { clearSession, readSession, readWorkspaceId, type Session, storeWorkspaceId } from './session';
 import type { Problem } from './types';
 
 export const API_BASE = '/api/v1';
@@ -29,6 +29,52 @@ function problemFrom(status: number, statusText: string, body: unknown): Problem
   };
 }
 
+/** The code of the problem a call answers when the workspace it acted in is no longer the person's. */
+export const WORKSPACE_GONE = 'workspace_gone';
+
+/** The headers every signed-in request carries: the token, and the workspace it acts in. */
+function sessionHeaders(session: Session): Record<string, string> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${session.token}` };
+  const workspaceId = readWorkspaceId();
+  if (workspaceId) headers['X-Workspace-Id'] = workspaceId;
+  return headers;
+}
+
+const verifying = new Map<string, Promise<boolean>>();
+
+/**
+ * After a 404 in a chosen workspace: is the person still a member of it? `GET /workspaces/{id}` answers 404 to a
+ * non-member. When they are not (removed meanwhile), the stored id is dropped and the interface falls back to the
+ * default workspace. Answers whether it was dropped.
+ */
+function dropWorkspaceIfGone(session: Session, workspaceId: string): Promise<boolean> {
+  let pending = verifying.get(workspaceId);
+  if (!pending) {
+    pending = fetch(`${API_BASE}/workspaces/${encodeURIComponent(workspaceId)}`, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${session.token}` },
+    })
+      .then((response) => {
+        if (response.status !== 404) return false;
+        if (readWorkspaceId() === workspaceId) storeWorkspaceId(null, 'removed');
+        return true;
+      })
+      .catch(() => false)
+      .finally(() => verifying.delete(workspaceId));
+    verifying.set(workspaceId, pending);
+  }
+  return pending;
+}
+
+function workspaceGone(): ProblemError {
+  return new ProblemError({
+    type: 'about:blank',
+    title: 'You are no longer a member of this workspace',
+    status: 404,
+    code: WORKSPACE_GONE,
+    detail: 'Vigil has switched to your default workspace.',
+  });
+}
+
 export interface CallOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
@@ -51,7 +97,7 @@ export async function call<T>(method: string, path: string, options: CallOptions
   const query = params.size ? `?${params}` : '';
   const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (session) headers.Authorization = `Bearer ${session.token}`;
+  if (session) Object.assign(headers, sessionHeaders(session));
 
   let response: Response;
   try {
@@ -87,6 +133,10 @@ export async function call<T>(method: string, path: string, options: CallOptions
       if (retry) problem.detail = `${problem.detail ?? 'Too many requests.'} Try again in ${retry} s.`;
     }
     if (response.status === 401 && session) clearSession('unauthorized');
+    const workspaceId = headers['X-Workspace-Id'];
+    if (response.status === 404 && session && workspaceId && (await dropWorkspaceIfGone(session, workspaceId))) {
+      throw workspaceGone();
+    }
     throw new ProblemError(problem);
   }
   return body as T;
@@ -99,9 +149,14 @@ export async function fetchObjectUrl(url: string, signal?: AbortSignal): Promise
     clearSession('expired');
     throw new ProblemError({ type: 'about:blank', title: 'Signed out', status: 401, code: 'session_expired' });
   }
-  const response = await fetch(url, { headers: { Authorization: `Bearer ${session.token}` }, signal });
+  const headers = sessionHeaders(session);
+  const response = await fetch(url, { headers, signal });
   if (!response.ok) {
     if (response.status === 401) clearSession('unauthorized');
+    const workspaceId = headers['X-Workspace-Id'];
+    if (response.status === 404 && workspaceId && (await dropWorkspaceIfGone(session, workspaceId))) {
+      throw workspaceGone();
+    }
     throw new ProblemError(problemFrom(response.status, response.statusText, undefined));
   }
   return URL.createObjectURL(await response.blob());

@@ -7,7 +7,7 @@ import { TableWrap } from '../components/TableWrap';
 import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime } from '../format';
 import { SCOPES } from '../scopes';
-import type { ApiKey, ApiKeyList, ApiKeyWithSecret, Scope } from '../types';
+import type { ApiKey, ApiKeyList, ApiKeyWithSecret, CurrentUser, Scope } from '../types';
 
 /** Keys are recognised by the start of their secret, which always begins with `vgl_`. */
 export function displayPrefix(prefix: string): string {
@@ -20,8 +20,12 @@ export function keyStatus(key: Pick<ApiKey, 'revoked_at' | 'expires_at'>): { lab
   return { label: 'Active', tone: 'success' };
 }
 
-export function ApiKeysPage() {
+export function ApiKeysPage({ me }: { me: CurrentUser }) {
   usePageTitle('API keys');
+  const workspace = me.workspace;
+  // Workspace admins see (and may revoke) every key of the workspace; others their own. Viewers change nothing.
+  const admin = workspace.role === 'admin';
+  const canWrite = workspace.role === 'admin' || workspace.role === 'member';
   const [page, setPage] = useState(1);
   const [list, setList] = useState<ApiKeyList | null>(null);
   const [listError, setListError] = useState<unknown>(null);
@@ -50,7 +54,8 @@ export function ApiKeysPage() {
           <h1>API keys</h1>
           <p className="lead">
             Keys let integrations such as your CI job call the API with the <code>X-API-Key</code> header. Give each
-            integration its own key with only the scopes it needs.
+            integration its own key with only the scopes it needs. A key acts in the workspace it was created in,{' '}
+            <strong>{workspace.name}</strong> for keys created here.
           </p>
         </div>
       </div>
@@ -65,16 +70,31 @@ export function ApiKeysPage() {
       ) : null}
 
       <div className="settings-layout">
-        <CreateKeyForm
-          onCreated={(key) => {
-            setCreated(key);
-            setMessage(null);
-            void load();
-          }}
-        />
+        {canWrite ? (
+          <CreateKeyForm
+            onCreated={(key) => {
+              setCreated(key);
+              setMessage(null);
+              void load();
+            }}
+          />
+        ) : (
+          <section aria-labelledby="create-key-heading" className="card">
+            <h2 id="create-key-heading">Create a key</h2>
+            <p>
+              You are a viewer of {workspace.name}: viewers cannot create or revoke keys. A member or admin of the
+              workspace can.
+            </p>
+          </section>
+        )}
 
         <section aria-labelledby="keys-heading" className="card">
-          <h2 id="keys-heading">Your keys</h2>
+          <h2 id="keys-heading">{admin ? `Keys of ${workspace.name}` : 'Your keys'}</h2>
+          {admin ? (
+            <p className="hint keys-hint">
+              As an admin of the workspace you see every member’s keys and can revoke them.
+            </p>
+          ) : null}
           {message ? (
             <p className="alert alert-success" role="status">
               {message}
@@ -86,15 +106,18 @@ export function ApiKeysPage() {
               Loading keys…
             </p>
           ) : null}
-          {list && list.data.length === 0 ? <p className="muted">You have no API keys yet.</p> : null}
+          {list && list.data.length === 0 ? (
+            <p className="muted">{admin ? 'This workspace has no API keys yet.' : 'You have no API keys yet.'}</p>
+          ) : null}
           {list && list.data.length > 0 ? (
-            <TableWrap label="Your keys">
+            <TableWrap label={admin ? `Keys of ${workspace.name}` : 'Your keys'}>
               <table className="table keys-table">
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Prefix</th>
                     <th scope="col">Scopes</th>
+                    <th scope="col">Created by</th>
                     <th scope="col">Expires</th>
                     <th scope="col">Last used</th>
                     <th scope="col">Status</th>
@@ -121,6 +144,16 @@ export function ApiKeysPage() {
                             ))}
                           </ul>
                         </td>
+                        <td className="url">
+                          {key.created_by ? (
+                            <>
+                              {key.created_by.email}
+                              {key.created_by.id === me.id ? <span className="muted"> (you)</span> : null}
+                            </>
+                          ) : (
+                            <span className="muted">No longer in Vigil</span>
+                          )}
+                        </td>
                         <td>{key.expires_at ? formatDateTime(key.expires_at) : 'Never'}</td>
                         <td>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</td>
                         <td>
@@ -130,7 +163,7 @@ export function ApiKeysPage() {
                           ) : null}
                         </td>
                         <td>
-                          {!key.revoked_at ? (
+                          {!key.revoked_at && canWrite ? (
                             <button
                               type="button"
                               className="button button-small button-danger-outline"

@@ -6,14 +6,14 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime, plural } from '../format';
 import { Link } from '../router';
-import type { ReleaseCheck, ReviewDecision, ReviewRecord } from '../types';
+import type { CurrentUser, ReleaseCheck, ReviewDecision, ReviewRecord } from '../types';
 
 const POLL_MS = 2_000;
 
 const isCollecting = (check: ReleaseCheck) =>
   check.collection_status === 'queued' || check.collection_status === 'running';
 
-export function ReleaseCheckPage({ id }: { id: string }) {
+export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
   const [check, setCheck] = useState<ReleaseCheck | null>(null);
   const [error, setError] = useState<unknown>(null);
   usePageTitle(check ? `${check.name} · Release check` : 'Release check');
@@ -101,6 +101,19 @@ export function ReleaseCheckPage({ id }: { id: string }) {
             <dd className="url">{check.preview_url}</dd>
           </div>
           <div>
+            <dt>Opened by</dt>
+            <dd className="url">
+              {check.opened_by ? (
+                <>
+                  {check.opened_by.email}
+                  {check.opened_by.api_key_id ? ' (with an API key)' : ''}
+                </>
+              ) : (
+                'Unknown (no longer in Vigil)'
+              )}
+            </dd>
+          </div>
+          <div>
             <dt>Created</dt>
             <dd>
               <time dateTime={check.created_at}>{formatDateTime(check.created_at)}</time>
@@ -151,7 +164,7 @@ export function ReleaseCheckPage({ id }: { id: string }) {
           )}
         </section>
         <div className="review-column">
-          <ReviewPanel check={check} onChange={setCheck} reload={load} />
+          <ReviewPanel check={check} me={me} onChange={setCheck} reload={load} />
           <History history={check.review.history} />
         </div>
       </div>
@@ -207,12 +220,24 @@ function Scope({ check }: { check: Pick<ReleaseCheck, 'pages' | 'viewports'> }) 
   );
 }
 
+/**
+ * Who may decide, from the person's role in the workspace and its review policy (the API enforces both): a viewer
+ * cannot review; with `require_distinct_reviewer`, whoever opened the check may reject it but not approve it.
+ */
+export function reviewRights(check: ReleaseCheck, me: CurrentUser): { canReview: boolean; mayApprove: boolean } {
+  const canReview = me.workspace.role === 'admin' || me.workspace.role === 'member';
+  const openerBarred = me.workspace.review_policy.require_distinct_reviewer && check.opened_by?.id === me.id;
+  return { canReview, mayApprove: canReview && !openerBarred };
+}
+
 function ReviewPanel({
   check,
+  me,
   onChange,
   reload,
 }: {
   check: ReleaseCheck;
+  me: CurrentUser;
   onChange: (check: ReleaseCheck) => void;
   reload: () => Promise<ReleaseCheck | null>;
 }) {
@@ -227,6 +252,10 @@ function ReviewPanel({
   const collecting = isCollecting(check);
   const incomplete = check.collection_status === 'incomplete' || check.review.status === 'cannot_approve';
   const decided = check.review.decision;
+  const { canReview, mayApprove } = reviewRights(check, me);
+  const offerApprove = mayApprove && !incomplete;
+  const workspace = me.workspace;
+  const distinct = workspace.review_policy.require_distinct_reviewer;
 
   async function decide(decision: ReviewDecision) {
     setError(null);
@@ -279,14 +308,21 @@ function ReviewPanel({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    void decide(submitter?.value === 'approve' && !incomplete ? 'approve' : 'reject');
+    void decide(submitter?.value === 'approve' && offerApprove ? 'approve' : 'reject');
   }
 
   return (
     <section aria-labelledby="review-heading" className="card review-panel">
       <h2 id="review-heading">Review</h2>
       <p className="review-applies">
-        Your decision applies to <strong>revision {check.revision}</strong>, for <Scope check={check} />
+        {canReview ? 'Your' : 'A'} decision applies to <strong>revision {check.revision}</strong>, for{' '}
+        <Scope check={check} />
+      </p>
+      <p className="review-who">
+        <strong>Who may approve:</strong>{' '}
+        {distinct
+          ? `a member or admin of ${workspace.name} other than the person who opened the check${check.opened_by ? ` (${check.opened_by.email})` : ''}: this workspace requires a second person to approve.`
+          : `any member or admin of ${workspace.name}. Viewers cannot review.`}
       </p>
 
       {stale ? (
@@ -319,8 +355,28 @@ function ReviewPanel({
           <blockquote className="decision-note">{decided.note}</blockquote>
           <p className="small muted">A new revision needs its own review: approvals never carry over.</p>
         </div>
+      ) : !canReview ? (
+        <div className="alert alert-info" id="review-not-permitted">
+          <p className="alert-title">You cannot review this check</p>
+          <p>
+            {workspace.role === 'viewer'
+              ? `You are a viewer of ${workspace.name}: viewers can read release checks but not approve or reject them.`
+              : `You have no role in ${workspace.name} that lets you review.`}{' '}
+            A member or admin of the workspace can decide; an admin can change your role.
+          </p>
+        </div>
       ) : (
         <form className="form" onSubmit={submit} noValidate>
+          {!mayApprove && !incomplete ? (
+            <div className="alert alert-warning" id="distinct-reviewer-reason">
+              <p className="alert-title">A second person must approve this check</p>
+              <p>
+                {workspace.name} requires a second person to approve release checks, and you opened this one
+                {check.opened_by?.api_key_id ? ' (with an API key you created)' : ''}, so you cannot approve it. Another
+                member or admin can; you can still reject it.
+              </p>
+            </div>
+          ) : null}
           {incomplete ? (
             <div className="alert alert-danger" id="cannot-approve-reason">
               <p className="alert-title">This check cannot be approved</p>
@@ -361,7 +417,7 @@ function ReviewPanel({
             ) : null}
           </div>
           <div className="button-row">
-            {!incomplete ? (
+            {offerApprove ? (
               <button type="submit" value="approve" className="button button-success" disabled={busy !== null}>
                 {busy === 'approve' ? 'Approving…' : `Approve revision ${check.revision}`}
               </button>
@@ -373,7 +429,7 @@ function ReviewPanel({
         </form>
       )}
 
-      {!collecting && (incomplete || decided) ? (
+      {canReview && !collecting && (incomplete || decided) ? (
         <div className="rerun">
           <button
             type="button"
