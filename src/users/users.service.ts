@@ -161,13 +161,16 @@ export class UsersService implements OnApplicationBootstrap {
 
   /** The person (a key's creator, for a key), the workspace the request acts in, its plan and its usage. */
   async currentUser(principal: WorkspacePrincipal): Promise<CurrentUserDto> {
-    const user = principal.userId ? await this.findById(principal.userId) : null;
+    const { userId, workspace: acting } = principal;
+    // Independent reads, sent together: this handler is what a CI job calls to check its key.
+    const [user, workspace, membership, usage] = await Promise.all([
+      userId ? this.findById(userId) : null,
+      this.em.findOneOrFail(Workspace, { id: acting.id }),
+      acting.role || !userId ? null : this.em.findOne(WorkspaceMember, { workspace: acting.id, user: userId }),
+      this.usage.ofWorkspace(acting.id),
+    ]);
     if (!user) throw new NotFound('User', "This key's creator no longer exists; the key still works in its workspace.");
-    const workspace = await this.em.findOneOrFail(Workspace, { id: principal.workspace.id });
-    const role =
-      principal.workspace.role ??
-      (await this.em.findOne(WorkspaceMember, { workspace, user }, { fields: ['role'] }))?.role ??
-      null;
+    const role = acting.role ?? membership?.role ?? null;
     const plan = {
       name: workspace.plan,
       limits: { ...planLimits(workspace.plan), requests_per_minute: this.config.rateLimitPerMinute },
@@ -176,7 +179,7 @@ export class UsersService implements OnApplicationBootstrap {
       ...UserDto.from(user),
       workspace: { id: workspace.id, name: workspace.name, role, plan, review_policy: workspace.reviewPolicy },
       plan,
-      usage: await this.usage.ofWorkspace(workspace.id),
+      usage,
     };
   }
 }
