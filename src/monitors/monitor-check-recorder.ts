@@ -1,4 +1,3 @@
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +14,7 @@ import {
 import type { ExtractedContent } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change } from '../changes/entities/change.entity';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { MonitorCheckJob } from '../queues/jobs';
 import { MonitorCheck } from './entities/monitor-check.entity';

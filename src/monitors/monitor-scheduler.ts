@@ -1,7 +1,7 @@
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MonitorQueues } from './monitor-queues';
 

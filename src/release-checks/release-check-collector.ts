@@ -1,4 +1,3 @@
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { InjectQueue } from '@nestjs/bull';
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
@@ -30,6 +29,7 @@ import {
 import { ReleaseCheck } from './entities/release-check.entity';
 import { sideUrl } from './release-check-request';
 import { collectionStatusOf, gateOf, summarize } from './release-check-summary';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 
 const otherSide = (side: Side): Side => (side === 'production' ? 'preview' : 'production');
 
