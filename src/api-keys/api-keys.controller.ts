@@ -27,7 +27,10 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'createApiKey', summary: 'Issue a new API key' })
   @ApiCreatedResponse({ type: ApiKeyWithSecretDto, description: 'The key, with its secret shown this once.' })
   @ApiProblemResponses(400, 413)
-  create(@ActingPrincipal() principal: WorkspacePrincipal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
+  create(
+    @ActingPrincipal() principal: WorkspacePrincipal,
+    @Body() body: CreateApiKeyDto,
+  ): Promise<ApiKeyWithSecretDto> {
     return this.apiKeys.create(principal, body);
   }
 

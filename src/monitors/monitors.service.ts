@@ -48,11 +48,11 @@ export class MonitorsService {
 
   async list(query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
     const { offset, limit } = pageWindow(query);
-    const [monitors, total] = await this.em.findAndCount(
-      Monitor,
-      query.status ? { status: query.status } : {},
-      { orderBy: { createdAt: 'asc', id: 'asc' }, offset, limit },
-    );
+    const [monitors, total] = await this.em.findAndCount(Monitor, query.status ? { status: query.status } : {}, {
+      orderBy: { createdAt: 'asc', id: 'asc' },
+      offset,
+      limit,
+    });
     return pageOf(monitors.map(presentMonitor), total, query);
   }
 

@@ -78,11 +78,10 @@ export class ReleaseChecksService {
   }
 
   async list(query: ListReleaseChecksQuery): Promise<Page<ReleaseCheckFieldsDto>> {
-    const [checks, total] = await this.em.findAndCount(
-      ReleaseCheck,
-      query.gate ? { gate: query.gate } : {},
-      { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
-    );
+    const [checks, total] = await this.em.findAndCount(ReleaseCheck, query.gate ? { gate: query.gate } : {}, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      ...pageWindow(query),
+    });
     return pageOf(await this.presenter.presentFields(this.em, checks), total, query);
   }
 

@@ -55,13 +55,11 @@ export function RequireSession(permission: SessionPermission): MethodDecorator &
 }
 
 /** The caller of a route that acts in a workspace (@RequireScopes, reviewing), with that workspace. */
-export const ActingPrincipal = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): WorkspacePrincipal => {
-    const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-    if (!principal?.workspace) throw new Error('ActingPrincipal used on a route that does not act in a workspace');
-    return principal as WorkspacePrincipal;
-  },
-);
+export const ActingPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): WorkspacePrincipal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (!principal?.workspace) throw new Error('ActingPrincipal used on a route that does not act in a workspace');
+  return principal as WorkspacePrincipal;
+});
 
 /** The authenticated caller. Only on routes that are not public. */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

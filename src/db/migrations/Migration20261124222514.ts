@@ -78,9 +78,7 @@ export class Migration20261124222514 extends Migration {
         `alter table "${table}" add constraint "${table}_${column}_foreign" foreign key ("${column}") references "users" ("id") on delete set null;`,
       );
     }
-    this.addSql(
-      `create index "monitors_workspace_id_created_at_index" on "monitors" ("workspace_id", "created_at");`,
-    );
+    this.addSql(`create index "monitors_workspace_id_created_at_index" on "monitors" ("workspace_id", "created_at");`);
     this.addSql(
       `create index "changes_workspace_id_archived_detected_at_index" on "changes" ("workspace_id", "archived", "detected_at");`,
     );
@@ -90,9 +88,7 @@ export class Migration20261124222514 extends Migration {
     this.addSql(
       `alter table "release_checks" add constraint "release_checks_workspace_id_request_key_unique" unique ("workspace_id", "request_key");`,
     );
-    this.addSql(
-      `create index "api_keys_workspace_id_created_at_index" on "api_keys" ("workspace_id", "created_at");`,
-    );
+    this.addSql(`create index "api_keys_workspace_id_created_at_index" on "api_keys" ("workspace_id", "created_at");`);
   }
 
   /** Back to owners: each row goes to its creator, or else to its workspace's oldest admin. */

@@ -68,7 +68,10 @@ export class UsageDto {
   @ApiProperty({ type: 'integer' })
   release_checks_this_month: number;
 
-  @ApiProperty({ type: 'integer', description: 'Requests made today (UTC) in this workspace, with any key or session.' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Requests made today (UTC) in this workspace, with any key or session.',
+  })
   api_requests_today: number;
 }
 
