@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { call } from '../api';
 import { storeWorkspaceId } from '../session';
 import type { Workspace } from '../types';
 import { fieldError, ProblemAlert } from './ProblemAlert';
+import { useSubmit } from './useSubmit';
 
 /** Creates a workspace (the person becomes its admin) and switches to it. */
 export function CreateWorkspaceForm({
@@ -16,33 +17,22 @@ export function CreateWorkspaceForm({
 }) {
   const [name, setName] = useState('');
   const [local, setLocal] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const inputId = `${idPrefix}-name`;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    if (!name.trim()) {
-      setLocal('Give the workspace a name, such as your team’s.');
-      return;
-    }
-    setLocal(null);
-    setBusy(true);
-    try {
+  const { busy, error, onSubmit } = useSubmit({
+    check: () => {
+      setLocal(name.trim() ? null : 'Give the workspace a name, such as your team’s.');
+      return Boolean(name.trim());
+    },
+    send: async () => {
       const created = await call<Workspace>('POST', '/workspaces', { body: { name: name.trim() } });
       setName('');
       storeWorkspaceId(created.id);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   const nameError = local ?? fieldError(error, 'name');
   return (
-    <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form" onSubmit={onSubmit} noValidate>
       <div className="field">
         <label htmlFor={inputId}>{label}</label>
         <input

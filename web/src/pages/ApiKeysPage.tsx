@@ -1,10 +1,13 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { call } from '../api';
 import { Badge } from '../components/Badge';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { OneTimeSecret } from '../components/OneTimeSecret';
 import { Pagination } from '../components/Pagination';
 import { fieldError, ProblemAlert } from '../components/ProblemAlert';
 import { TableWrap } from '../components/TableWrap';
 import { usePageTitle } from '../components/usePageTitle';
+import { useSubmit } from '../components/useSubmit';
 import { formatDateTime } from '../format';
 import { SCOPES } from '../scopes';
 import type { ApiKey, ApiKeyList, ApiKeyWithSecret, CurrentUser, Scope } from '../types';
@@ -61,12 +64,25 @@ export function ApiKeysPage({ me }: { me: CurrentUser }) {
       </div>
 
       {created ? (
-        <NewSecret
-          apiKey={created}
-          onDone={() => {
-            setCreated(null);
-          }}
-        />
+        <OneTimeSecret
+          heading={`Key “${created.name}” created`}
+          warning={
+            <>
+              <strong>Copy this secret now.</strong> It is shown only this once and cannot be read again. Store it in
+              your CI's secret store; if it is lost, revoke the key and create a new one.
+            </>
+          }
+          label="Secret"
+          noun="secret"
+          secret={created.secret}
+          doneLabel="I have stored the secret"
+          onDone={() => setCreated(null)}
+        >
+          <p className="small muted">
+            Scopes: {created.scopes.join(', ')} · Expires:{' '}
+            {created.expires_at ? formatDateTime(created.expires_at) : 'never'}
+          </p>
+        </OneTimeSecret>
       ) : null}
 
       <div className="settings-layout">
@@ -208,45 +224,40 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => vo
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>([]);
   const [expires, setExpires] = useState('');
-  const [error, setError] = useState<unknown>(null);
   const [local, setLocal] = useState<{ name?: string; scopes?: string; expires?: string }>({});
-  const [busy, setBusy] = useState(false);
 
   function toggle(scope: Scope, on: boolean) {
     setScopes((current) => (on ? [...current, scope] : current.filter((item) => item !== scope)));
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const problems: typeof local = {};
-    if (!name.trim()) problems.name = 'Give the key a name, such as the integration that uses it.';
-    if (scopes.length === 0) problems.scopes = 'Pick at least one scope.';
-    let expiresAt: string | undefined;
-    if (expires) {
-      const date = new Date(expires);
-      if (Number.isNaN(date.getTime())) problems.expires = 'Enter a valid date and time.';
-      else if (date.getTime() <= Date.now()) problems.expires = 'The expiry must be in the future.';
-      else expiresAt = date.toISOString();
-    }
-    setLocal(problems);
-    if (Object.keys(problems).length) return;
-    setBusy(true);
-    try {
+  const { busy, error, onSubmit } = useSubmit({
+    check: () => {
+      const problems: typeof local = {};
+      if (!name.trim()) problems.name = 'Give the key a name, such as the integration that uses it.';
+      if (scopes.length === 0) problems.scopes = 'Pick at least one scope.';
+      if (expires) {
+        const time = new Date(expires).getTime();
+        if (Number.isNaN(time)) problems.expires = 'Enter a valid date and time.';
+        else if (time <= Date.now()) problems.expires = 'The expiry must be in the future.';
+      }
+      setLocal(problems);
+      return Object.keys(problems).length === 0;
+    },
+    send: async () => {
       const ordered = SCOPES.map((item) => item.scope).filter((scope) => scopes.includes(scope));
       const key = await call<ApiKeyWithSecret>('POST', '/users/me/api-keys', {
-        body: { name: name.trim(), scopes: ordered, ...(expiresAt ? { expires_at: expiresAt } : {}) },
+        body: {
+          name: name.trim(),
+          scopes: ordered,
+          ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+        },
       });
       setName('');
       setScopes([]);
       setExpires('');
       onCreated(key);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   const nameError = local.name ?? fieldError(error, 'name');
   const scopesError = local.scopes ?? fieldError(error, 'scopes');
@@ -255,7 +266,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => vo
   return (
     <section aria-labelledby="create-key-heading" className="card">
       <h2 id="create-key-heading">Create a key</h2>
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor="key-name">Name</label>
           <input
@@ -340,114 +351,19 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => vo
   );
 }
 
-function NewSecret({ apiKey, onDone }: { apiKey: ApiKeyWithSecret; onDone: () => void }) {
-  const [copied, setCopied] = useState<string | null>(null);
-  const ref = useRef<HTMLElement>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(apiKey.secret);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      inputRef.current?.select();
-      setCopied('Copying was blocked: the secret is selected, press Ctrl+C (or ⌘C) to copy it.');
-    }
-  }
-
-  return (
-    <section
-      className="card secret-card"
-      aria-labelledby="secret-heading"
-      aria-describedby="secret-warning"
-      tabIndex={-1}
-      ref={ref}
-    >
-      <h2 id="secret-heading">Key “{apiKey.name}” created</h2>
-      <p id="secret-warning" className="alert alert-warning">
-        <strong>Copy this secret now.</strong> It is shown only this once and cannot be read again. Store it in your
-        CI's secret store; if it is lost, revoke the key and create a new one.
-      </p>
-      <div className="field">
-        <label htmlFor="new-secret">Secret</label>
-        <div className="secret-row">
-          <input
-            id="new-secret"
-            ref={inputRef}
-            className="secret-value"
-            type="text"
-            readOnly
-            value={apiKey.secret}
-            onFocus={(event) => event.target.select()}
-            spellCheck={false}
-          />
-          <button type="button" className="button button-primary" onClick={() => void copy()}>
-            Copy<span className="visually-hidden"> secret</span>
-          </button>
-        </div>
-        <p className="hint" role="status">
-          {copied ?? ''}
-        </p>
-      </div>
-      <p className="small muted">
-        Scopes: {apiKey.scopes.join(', ')} · Expires: {apiKey.expires_at ? formatDateTime(apiKey.expires_at) : 'never'}
-      </p>
-      <button type="button" className="button button-secondary" onClick={onDone}>
-        I have stored the secret
-      </button>
-    </section>
-  );
-}
-
 function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoked: ApiKey | null) => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
-
-  async function revoke() {
-    setBusy(true);
-    setError(null);
-    try {
-      const revoked = await call<ApiKey>('DELETE', `/users/me/api-keys/${apiKey.id}`);
-      onClose(revoked);
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  }
-
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby="revoke-heading"
-      aria-describedby="revoke-text"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose(null);
-      }}
+    <ConfirmDialog
+      title={`Revoke “${apiKey.name}”?`}
+      confirmLabel="Revoke key"
+      busyLabel="Revoking…"
+      onConfirm={async () => onClose(await call<ApiKey>('DELETE', `/users/me/api-keys/${apiKey.id}`))}
+      onClose={() => onClose(null)}
     >
-      <h2 id="revoke-heading">Revoke “{apiKey.name}”?</h2>
-      <p id="revoke-text">
+      <p>
         Requests with the key <code className="nowrap">{displayPrefix(apiKey.prefix)}…</code> are refused immediately,
         on every instance. This cannot be undone.
       </p>
-      <ProblemAlert error={error} />
-      <div className="button-row">
-        <button type="button" className="button button-danger" onClick={() => void revoke()} disabled={busy}>
-          {busy ? 'Revoking…' : 'Revoke key'}
-        </button>
-        <button type="button" className="button button-secondary" onClick={() => onClose(null)} autoFocus>
-          Cancel
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }

@@ -3,9 +3,11 @@ import { call } from '../api';
 import { Badge } from '../components/Badge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CreateWorkspaceForm } from '../components/CreateWorkspaceForm';
+import { OneTimeSecret } from '../components/OneTimeSecret';
 import { Pagination } from '../components/Pagination';
 import { fieldError, ProblemAlert } from '../components/ProblemAlert';
 import { usePageTitle } from '../components/usePageTitle';
+import { useSubmit } from '../components/useSubmit';
 import { formatDateTime } from '../format';
 import { clearSession, storeWorkspaceId } from '../session';
 import type {
@@ -121,7 +123,22 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
         </div>
       </div>
 
-      {added?.temporary_password ? <TemporaryPassword member={added} onDone={() => setAdded(null)} /> : null}
+      {added?.temporary_password ? (
+        <OneTimeSecret
+          heading={`${added.email} can now sign in`}
+          warning={
+            <>
+              <strong>Copy this one-time password now</strong> and give it to {added.email} privately. It is shown only
+              this once and cannot be read again.
+            </>
+          }
+          label="One-time password"
+          noun="password"
+          secret={added.temporary_password}
+          doneLabel="I have passed the password on"
+          onDone={() => setAdded(null)}
+        />
+      ) : null}
 
       <div className="settings-layout">
         <div className="settings-column">
@@ -306,21 +323,14 @@ function SettingsForm({ me, onSaved }: { me: CurrentUser; onSaved: () => void })
   const [name, setName] = useState(workspace.name);
   const [distinct, setDistinct] = useState(workspace.review_policy.require_distinct_reviewer);
   const [local, setLocal] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    setSaved(null);
-    if (!name.trim()) {
-      setLocal('The workspace needs a name.');
-      return;
-    }
-    setLocal(null);
-    setBusy(true);
-    try {
+  const { busy, error, onSubmit } = useSubmit({
+    check: () => {
+      setSaved(null);
+      setLocal(name.trim() ? null : 'The workspace needs a name.');
+      return Boolean(name.trim());
+    },
+    send: async () => {
       const updated = await call<Workspace>('PATCH', `/workspaces/${encodeURIComponent(workspace.id)}`, {
         body: { name: name.trim(), review_policy: { require_distinct_reviewer: distinct } },
       });
@@ -332,18 +342,14 @@ function SettingsForm({ me, onSaved }: { me: CurrentUser; onSaved: () => void })
           : 'Saved. Whoever opened a release check may also approve it.',
       );
       onSaved();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   const nameError = local ?? fieldError(error, 'name');
   return (
     <section aria-labelledby="settings-heading" className="card">
       <h2 id="settings-heading">Settings</h2>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor="workspace-name">Name</label>
           <input
@@ -418,36 +424,25 @@ function AddMemberForm({
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<WorkspaceRole>('member');
   const [local, setLocal] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const value = email.trim();
-    if (!value || !/^[^\s@]+@[^\s@]+$/.test(value)) {
-      setLocal('Enter the person’s e-mail address, such as name@example.com.');
-      return;
-    }
-    setLocal(null);
-    setBusy(true);
-    try {
-      const member = await call<AddedWorkspaceMember>('POST', membersPath, { body: { email: value, role } });
+  const { busy, error, onSubmit } = useSubmit({
+    check: () => {
+      const valid = /^[^\s@]+@[^\s@]+$/.test(email.trim());
+      setLocal(valid ? null : 'Enter the person’s e-mail address, such as name@example.com.');
+      return valid;
+    },
+    send: async () => {
+      const member = await call<AddedWorkspaceMember>('POST', membersPath, { body: { email: email.trim(), role } });
       setEmail('');
       setRole('member');
       onAdded(member);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   const emailError = local ?? fieldError(error, 'email');
   return (
     <section aria-labelledby="add-member-heading" className="card">
       <h2 id="add-member-heading">Add a member</h2>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <label htmlFor="member-email">Email</label>
           <input
@@ -503,65 +498,6 @@ function AddMemberForm({
           {busy ? 'Adding…' : 'Add member'}
         </button>
       </form>
-    </section>
-  );
-}
-
-function TemporaryPassword({ member, onDone }: { member: AddedWorkspaceMember; onDone: () => void }) {
-  const [copied, setCopied] = useState<string | null>(null);
-  const ref = useRef<HTMLElement>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const password = member.temporary_password ?? '';
-  useEffect(() => ref.current?.focus(), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(password);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      inputRef.current?.select();
-      setCopied('Copying was blocked: the password is selected, press Ctrl+C (or ⌘C) to copy it.');
-    }
-  }
-
-  return (
-    <section
-      className="card secret-card"
-      aria-labelledby="password-heading"
-      aria-describedby="password-warning"
-      tabIndex={-1}
-      ref={ref}
-    >
-      <h2 id="password-heading">{member.email} can now sign in</h2>
-      <p id="password-warning" className="alert alert-warning">
-        <strong>Copy this one-time password now</strong> and give it to {member.email} privately. It is shown only this
-        once and cannot be read again.
-      </p>
-      <div className="field">
-        <label htmlFor="temporary-password">One-time password</label>
-        <div className="secret-row">
-          <input
-            id="temporary-password"
-            ref={inputRef}
-            className="secret-value"
-            type="text"
-            readOnly
-            value={password}
-            onFocus={(event) => event.target.select()}
-            spellCheck={false}
-            autoComplete="off"
-          />
-          <button type="button" className="button button-primary" onClick={() => void copy()}>
-            Copy<span className="visually-hidden"> one-time password</span>
-          </button>
-        </div>
-        <p className="hint" role="status">
-          {copied ?? ''}
-        </p>
-      </div>
-      <button type="button" className="button button-secondary" onClick={onDone}>
-        I have passed the password on
-      </button>
     </section>
   );
 }

@@ -1,0 +1,37 @@
+import { type FormEvent, useState } from 'react';
+
+/**
+ * The submit handling forms share: the page does not reload, the last refusal is cleared, `check` may stop a submit
+ * it finds incomplete (showing its own messages), and `send` runs with the form busy; what it throws is kept in
+ * `error` for the form to show.
+ */
+export function useSubmit({ check, send }: { check?: () => boolean; send: () => Promise<void> }): {
+  busy: boolean;
+  error: unknown;
+  onSubmit: (event: FormEvent) => void;
+} {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit() {
+    setError(null);
+    if (check && !check()) return;
+    setBusy(true);
+    try {
+      await send();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return {
+    busy,
+    error,
+    onSubmit: (event) => {
+      event.preventDefault();
+      void submit();
+    },
+  };
+}
