@@ -1,5 +1,6 @@
 import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { A11yScansModule } from './a11y-scans/a11y-scans.module';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
@@ -46,6 +47,7 @@ export class AppModule implements OnModuleDestroy {
       ArtifactsModule,
       ReleaseChecksModule.forRoot(config),
       MonitorsModule.forRoot(config),
+      A11yScansModule.forRoot(config),
     ];
     if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
     return {

@@ -514,6 +514,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/monitors/{id}/a11y-scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan a monitor's page for accessibility problems
+         * @description Queues an axe-core scan (WCAG 2 A/AA and 2.1 AA) of the monitor's URL in a real browser at each viewport
+         *     (`desktop` 1440 × 900, `mobile` 390 × 844; both by default). Poll `GET /a11y-scans/{id}` until it is
+         *     `completed` or `failed`. A page that answers non-2xx, times out or fails to load makes the scan `failed` with
+         *     the reason, never `completed` with zero findings.
+         */
+        post: operations["startA11yScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/a11y-scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a monitor's accessibility scans
+         * @description Newest first.
+         */
+        get: operations["listMonitorA11yScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a11y-scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accessibility scans across monitors
+         * @description Newest first; filter by monitor and status.
+         */
+        get: operations["listA11yScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a11y-scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an accessibility scan */
+        get: operations["getA11yScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a11y-scans/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scan's findings compared with the monitor's attested baseline
+         * @description The scan, its violations and its "needs review" results (axe's `incomplete`: never counted as violations),
+         *     the monitor's baseline (the newest attestation) and the comparison. Findings are matched by fingerprint
+         *     (rule id + viewport + target), never by count, on the viewports both scans covered. A new finding whose rule
+         *     did not run in the baseline's axe-core is `cause: new_rule`, not a regression. When the two axe-core versions
+         *     differ, `engine_version_mismatch` is true and counts are not comparable.
+         */
+        get: operations["getA11yScanReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a11y-scans/{id}/attest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a completed scan the monitor's attested baseline
+         * @description A person's act: a session of a `member` or `admin` of the scan's workspace only (an API key or a `viewer`
+         *     gets `403` with `required_scope: a11y-scans:attest`). Only a `completed` scan can be attested
+         *     (`409 scan_not_completed`). Attestations are kept as history; the newest is the baseline.
+         */
+        post: operations["attestA11yScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/{id}/timeline": {
         parameters: {
             query?: never;
@@ -950,6 +1076,126 @@ export interface components {
             api_key_id: string | null;
         };
         /**
+         * @description `queued` → `running` → `completed` or `failed`.
+         * @enum {string}
+         */
+        A11yScanStatus: "queued" | "running" | "completed" | "failed";
+        StartA11yScanRequest: {
+            /** @description The viewports to scan at; both by default. */
+            viewports?: components["schemas"]["Viewport"][];
+        };
+        /** @description Why the scan could not be completed; it describes the page only. */
+        A11yScanFailure: {
+            /** @enum {string} */
+            reason: "http_error" | "navigation_failed" | "timeout" | "target_not_public" | "capture_failed";
+            /** @description The page's HTTP status, when it answered. */
+            status_code: number | null;
+            message: string;
+        };
+        ImpactCounts: {
+            minor: number;
+            moderate: number;
+            serious: number;
+            critical: number;
+        };
+        /**
+         * @description Counts of a completed scan. `new` and `fixed` compare it with the baseline that was current when it completed
+         *     (null when the monitor had none).
+         */
+        A11yScanSummary: {
+            violations: number;
+            by_impact: components["schemas"]["ImpactCounts"];
+            /** @description axe-core's `incomplete` results, which a person must check; not violations. */
+            needs_review: number;
+            new: number | null;
+            fixed: number | null;
+        };
+        A11yScan: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            /** @description The page scanned (the monitor's URL when the scan was asked for). */
+            url: string;
+            status: components["schemas"]["A11yScanStatus"];
+            failure: components["schemas"]["A11yScanFailure"] | null;
+            viewports: components["schemas"]["Viewport"][];
+            /** @description The axe-core version that scanned; null until the scan completes. */
+            axe_version: string | null;
+            /** @description The axe-core rule tags that ran. */
+            tags: string[];
+            /** @description Null until the scan completes. */
+            summary: components["schemas"]["A11yScanSummary"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        A11yScanList: {
+            data: components["schemas"]["A11yScan"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        NewFinding: components["schemas"]["Finding"] & {
+            /**
+             * @description `regression`: the baseline's engine ran this rule and did not find this. `new_rule`: the baseline's
+             *     engine did not run the rule at all.
+             * @enum {string}
+             */
+            cause: "regression" | "new_rule";
+        };
+        FindingsChange: {
+            new: components["schemas"]["NewFinding"][];
+            fixed: components["schemas"]["Finding"][];
+            unchanged: number;
+        };
+        A11yComparison: {
+            /** @description The viewports both scans covered; findings at other viewports are not compared. */
+            viewports: components["schemas"]["Viewport"][];
+            new: components["schemas"]["NewFinding"][];
+            fixed: components["schemas"]["Finding"][];
+            unchanged: number;
+            /** @description The baseline was scanned by another axe-core version; counts are not comparable. */
+            engine_version_mismatch: boolean;
+            needs_review: components["schemas"]["FindingsChange"];
+        };
+        A11yBaseline: {
+            /** Format: uuid */
+            scan_id: string;
+            attested_by: components["schemas"]["Person"] | null;
+            /** Format: date-time */
+            attested_at: string;
+            note: string;
+            axe_version: string;
+        };
+        A11yReport: {
+            scan: components["schemas"]["A11yScan"];
+            /** @description The violations, one per rule, viewport and element. */
+            findings: components["schemas"]["Finding"][];
+            /** @description axe-core's `incomplete` results ("needs review"); never counted as violations. */
+            needs_review: components["schemas"]["Finding"][];
+            /** @description The monitor's newest attestation; null when none. */
+            baseline: components["schemas"]["A11yBaseline"] | null;
+            /** @description Null without a baseline, or while the scan is not completed. */
+            comparison: components["schemas"]["A11yComparison"] | null;
+        };
+        AttestA11yScanRequest: {
+            /** @description What was checked, by whom and how (a documented attestation). */
+            note: string;
+        };
+        A11yAttestation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            scan_id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            attested_by: components["schemas"]["Person"];
+            /** Format: date-time */
+            attested_at: string;
+            note: string;
+            axe_version: string;
+        };
+        /**
          * @description desktop is 1440 x 900 CSS pixels, mobile 390 x 844.
          * @enum {string}
          */
@@ -1002,14 +1248,21 @@ export interface components {
             preview_path: string;
             required_selector: string | null;
         };
-        /** @description One axe-core violation on one element; findings are matched by rule and target. */
+        /**
+         * @description One axe-core result on one element at one viewport; findings are matched by `fingerprint` (rule id, viewport
+         *     and target), never by count.
+         */
         Finding: {
             rule_id: string;
             /** @enum {string|null} */
             impact: "minor" | "moderate" | "serious" | "critical" | null;
             help: string;
             help_url: string;
+            /** @description The element's selector path (through iframes and shadow roots). */
             target: string;
+            viewport: components["schemas"]["Viewport"];
+            /** @description The finding's identity across scans and sides. */
+            fingerprint: string;
         };
         MissingEvidence: {
             /** @enum {string} */
@@ -1505,7 +1758,7 @@ export interface components {
         };
         /**
          * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
-         *     `last_admin`, `already_member`, `reviewer_not_distinct`).
+         *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`).
          */
         Conflict: {
             headers: {
@@ -1576,6 +1829,8 @@ export interface components {
         ExportFormat: components["schemas"]["ExportFormat"];
         /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
         ExportSince: string;
+        /** @description Only scans in this status. */
+        A11yScanStatusFilter: components["schemas"]["A11yScanStatus"];
         /** @description At most this many rows, newest first. */
         ExportLimit: number;
     };
@@ -2802,6 +3057,238 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    startA11yScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StartA11yScanRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued scan. */
+            202: {
+                headers: {
+                    /** @description The scan's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A11yScan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listMonitorA11yScans: {
+        parameters: {
+            query?: {
+                /** @description Only scans in this status. */
+                status?: components["parameters"]["A11yScanStatusFilter"];
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scans. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A11yScanList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listA11yScans: {
+        parameters: {
+            query?: {
+                /** @description Only scans of this monitor. */
+                monitor_id?: string;
+                /** @description Only scans in this status. */
+                status?: components["parameters"]["A11yScanStatusFilter"];
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scans. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A11yScanList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getA11yScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A11yScan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getA11yScanReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A11yReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    attestA11yScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestA11yScanRequest"];
+            };
+        };
+        responses: {
+            /** @description The attestation; the scan is now the monitor's baseline. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A11yAttestation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getMonitorTimeline: {

@@ -18,37 +18,50 @@ function axeSource(): string {
 }
 
 /** What the page hands back: only the fields the findings need, to keep the transfer small. */
+type AxeRuleResults = Array<{
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: Array<{ target: unknown[]; impact: string | null }>;
+}>;
+
 interface AxeScan {
   version: string;
-  violations: Array<{
-    id: string;
-    impact: string | null;
-    help: string;
-    helpUrl: string;
-    nodes: Array<{ target: unknown[]; impact: string | null }>;
-  }>;
+  violations: AxeRuleResults;
+  incomplete: AxeRuleResults;
+  rules: string[];
 }
 
 export interface AxeReport {
   version: string;
+  /** Violations. */
   findings: AxeFinding[];
+  /** What axe-core could not decide ("needs review"). */
+  needs_review: AxeFinding[];
+  /** Every rule that ran, whatever its outcome. */
+  rules: string[];
 }
 
 /** Runs in the isolated world, where `axe` is the one loaded there. */
 const RUN_SCAN = `(async () => {
   const result = await axe.run(document, {
     runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} },
-    resultTypes: ['violations'],
+    resultTypes: ['violations', 'incomplete'],
   });
+  const slim = (rules) => rules.map((rule) => ({
+    id: rule.id,
+    impact: rule.impact ?? null,
+    help: rule.help,
+    helpUrl: rule.helpUrl,
+    nodes: rule.nodes.map((node) => ({ target: node.target, impact: node.impact ?? null })),
+  }));
+  const ran = [result.violations, result.incomplete, result.passes, result.inapplicable];
   return {
     version: result.testEngine.version,
-    violations: result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact ?? null,
-      help: violation.help,
-      helpUrl: violation.helpUrl,
-      nodes: violation.nodes.map((node) => ({ target: node.target, impact: node.impact ?? null })),
-    })),
+    violations: slim(result.violations),
+    incomplete: slim(result.incomplete),
+    rules: [...new Set(ran.flat().map((rule) => rule.id))].sort(),
   };
 })()`;
 
@@ -112,7 +125,12 @@ async function scan(page: Page, session: Promise<CDPSession>, loaded: Promise<nu
   }
   // The world went with its document (the page navigated itself while settling): load into the current one.
   result ??= await runScan(opened, await loadInto(opened));
-  return { version: result.version, findings: flattenViolations(result.violations) };
+  return {
+    version: result.version,
+    findings: flattenResults(result.violations),
+    needs_review: flattenResults(result.incomplete),
+    rules: result.rules,
+  };
 }
 
 /** axe-core itself threw, as opposed to the protocol failing to reach its world. */
@@ -150,7 +168,7 @@ async function loadIntoChildFrames(page: Page): Promise<void> {
 const IMPACTS = new Set(['minor', 'moderate', 'serious', 'critical']);
 
 /** One finding per (rule, node); a node's own impact wins over the rule's (the rule's is the worst of its nodes). */
-export function flattenViolations(violations: AxeScan['violations']): AxeFinding[] {
+export function flattenResults(violations: AxeRuleResults): AxeFinding[] {
   return violations.flatMap((violation) =>
     violation.nodes.map((node) => ({
       rule_id: violation.id,

@@ -8,6 +8,7 @@ import {
   errorMessage,
   type PooledBrowser,
 } from './browser-pool';
+import { CaptureBudget } from './capture-budget';
 import { capturePage, missingEvidence, refusalEvidence, withTimeout } from './capture-page';
 import { RequestGuard } from './request-guard';
 import {
@@ -42,9 +43,12 @@ export class CaptureEngine {
   private readonly timeouts: CaptureTimeouts;
   private readonly guard: RequestGuard | null;
   private readonly pool: BrowserPool<BrowserState>;
+  /** The process's capture slots, shared by every caller of this engine. */
+  readonly budget: CaptureBudget;
 
   constructor(private readonly options: CaptureEngineOptions = {}) {
     this.timeouts = { ...DEFAULT_CAPTURE_TIMEOUTS, ...options.timeouts };
+    this.budget = new CaptureBudget(options.maxConcurrentCaptures ?? 2);
     this.guard = options.allowPrivateTargets
       ? null
       : new RequestGuard({ lookup: options.lookup, isAllowedAddress: options.isAllowedAddress });
@@ -59,7 +63,15 @@ export class CaptureEngine {
     });
   }
 
-  async capture(request: CaptureRequest): Promise<CaptureResult> {
+  /**
+   * Captures a page once a slot of the budget is free (by the request's priority); the capture's deadline starts
+   * when it gets the slot, not while it waits.
+   */
+  async capture<R extends CaptureRequest>(request: R): Promise<CaptureResult<R>> {
+    return this.budget.run(request.priority ?? 'monitor', () => this.captureNow(request));
+  }
+
+  private async captureNow<R extends CaptureRequest>(request: R): Promise<CaptureResult<R>> {
     const startedAt = performance.now();
     const elapsed = (): number => Math.round(performance.now() - startedAt);
     if (!Object.hasOwn(VIEWPORT_SIZES, request.viewport)) {

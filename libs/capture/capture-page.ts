@@ -3,7 +3,14 @@ import { TargetNotPublicError } from '../net-guard';
 import { prepareAxe } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
 import type { RequestGuard } from './request-guard';
-import type { CaptureRequest, CaptureResult, CaptureTimeouts, MissingEvidence, MissingReason } from './types';
+import type {
+  CaptureRequest,
+  CaptureResult,
+  CaptureTimeouts,
+  MissingEvidence,
+  MissingReason,
+  ScreenshotOf,
+} from './types';
 
 /** Freezes motion so two captures of the same page paint the same pixels. */
 const FREEZE_MOTION_CSS =
@@ -119,7 +126,7 @@ class NetworkActivity {
   }
 }
 
-const NO_SCAN = { findings: [], version: null };
+const NO_SCAN = { findings: [], needs_review: [], rules: [], version: null };
 
 /** Navigates `page` to the request's URL and collects the evidence; page problems become MissingEvidence. */
 export async function capturePage(input: PageCaptureInput): Promise<CaptureResult> {
@@ -193,21 +200,24 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     const content = await page.evaluate(readPageContent);
     const html = request.includeHtml ? await page.content() : undefined;
 
-    step = 'preparing the screenshot';
-    await page.evaluate(freezeMotion, FREEZE_MOTION_CSS);
-    await page.evaluate(waitForFonts, timeouts.fontsMs);
-    const maskSelectors = await page.evaluate(validSelectors, request.maskSelectors ?? []);
+    let screenshot: Buffer | null = null;
+    if (request.screenshot !== false) {
+      step = 'preparing the screenshot';
+      await page.evaluate(freezeMotion, FREEZE_MOTION_CSS);
+      await page.evaluate(waitForFonts, timeouts.fontsMs);
+      const maskSelectors = await page.evaluate(validSelectors, request.maskSelectors ?? []);
 
-    step = 'the screenshot';
-    stepTimeoutMs = timeouts.screenshotMs;
-    const screenshot = await page.screenshot({
-      type: 'png',
-      fullPage: true,
-      animations: 'disabled',
-      caret: 'hide',
-      mask: maskSelectors.map((selector) => page.locator(`css=${selector}`)),
-      timeout: timeouts.screenshotMs,
-    });
+      step = 'the screenshot';
+      stepTimeoutMs = timeouts.screenshotMs;
+      screenshot = await page.screenshot({
+        type: 'png',
+        fullPage: true,
+        animations: 'disabled',
+        caret: 'hide',
+        mask: maskSelectors.map((selector) => page.locator(`css=${selector}`)),
+        timeout: timeouts.screenshotMs,
+      });
+    }
 
     step = 'the axe-core scan';
     stepTimeoutMs = timeouts.axeMs;
@@ -228,8 +238,11 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       robots: content.robots,
       canonical: content.canonical,
       required_selector_found: requiredSelectorFound,
-      screenshot,
+      // Taken exactly when the request did not turn it off, which is what ScreenshotOf says.
+      screenshot: screenshot as ScreenshotOf<CaptureRequest>,
       findings: scan.findings,
+      needs_review: scan.needs_review,
+      axe_rules: scan.rules,
       axe_version: scan.version,
       ...(html === undefined ? {} : { html }),
       duration_ms: elapsed(),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import { flattenViolations } from './axe';
+import { flattenResults } from './axe';
 import { normalizeText } from './capture-page';
 import {
   CaptureEngine,
@@ -575,8 +575,8 @@ describe('pure helpers', () => {
     expect(normalizeText('a  \r\nb\t\r\n\r\n  c \rd')).toBe('a\nb\n\n  c\nd');
   });
 
-  it('flattenViolations gives one finding per node with nested targets joined', () => {
-    const findings = flattenViolations([
+  it('flattenResults gives one finding per node with nested targets joined', () => {
+    const findings = flattenResults([
       {
         id: 'color-contrast',
         impact: 'serious',

@@ -23,9 +23,19 @@ export interface AxeFinding {
 export type MissingReason =
   'http_error' | 'navigation_failed' | 'timeout' | 'required_selector_missing' | 'target_not_public';
 
+/**
+ * Who waits first for a slot of the process's capture budget: release checks (a person or a CI job is waiting),
+ * then monitor checks (on a schedule), then accessibility scans (asked for, but never urgent).
+ */
+export type CapturePriority = 'release' | 'monitor' | 'scan';
+
 export interface CaptureRequest {
   url: string;
   viewport: Viewport;
+  /** Default 'monitor'. */
+  priority?: CapturePriority;
+  /** Take the full-page screenshot (default true); a scan needs none. */
+  screenshot?: boolean;
   /** CSS selector that must match at least one element, or the page counts as missing evidence. */
   requiredSelector?: string;
   /** CSS selectors whose elements are painted over in the screenshot. Invalid selectors are ignored. */
@@ -36,7 +46,10 @@ export interface CaptureRequest {
   includeHtml?: boolean;
 }
 
-export interface CapturedPage {
+/** A request that turned the screenshot off gets none; every other gets one. */
+export type ScreenshotOf<R extends CaptureRequest> = R extends { screenshot: false } ? null : Buffer;
+
+export interface CapturedPage<R extends CaptureRequest = CaptureRequest> {
   ok: true;
   url: string;
   final_url: string;
@@ -45,9 +58,14 @@ export interface CapturedPage {
   robots: string | null;
   canonical: string | null;
   required_selector_found: boolean | null;
-  /** Full-page PNG. */
-  screenshot: Buffer;
+  /** Full-page PNG; null when the request asked for none. */
+  screenshot: ScreenshotOf<R>;
+  /** axe-core's violations. */
   findings: AxeFinding[];
+  /** axe-core's `incomplete` results: what it could not decide and a person must check. Never violations. */
+  needs_review: AxeFinding[];
+  /** The ids of the axe-core rules that ran (empty when the request skipped the scan). */
+  axe_rules: string[];
   /** Null when the request skipped the scan. */
   axe_version: string | null;
   /** The rendered HTML, when the request asked for it. */
@@ -65,7 +83,7 @@ export interface MissingEvidence {
   duration_ms: number;
 }
 
-export type CaptureResult = CapturedPage | MissingEvidence;
+export type CaptureResult<R extends CaptureRequest = CaptureRequest> = CapturedPage<R> | MissingEvidence;
 
 export interface CaptureTimeouts {
   /** `page.goto` until the load event. */
@@ -93,6 +111,11 @@ export const DEFAULT_CAPTURE_TIMEOUTS: CaptureTimeouts = {
 };
 
 export interface CaptureEngineOptions {
+  /**
+   * Captures this process runs at once, whoever asks (release checks, browser monitors, scans, PDFs): each holds a
+   * browser context, so this bounds the browser's memory. Waiting captures go by priority, then in order. Default 2.
+   */
+  maxConcurrentCaptures?: number;
   /** Chromium binary (default '/usr/bin/chromium'). */
   executablePath?: string;
   /**

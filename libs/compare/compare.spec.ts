@@ -7,7 +7,9 @@ import {
   compareRobots,
   compareScreenshots,
   compareText,
+  differenceByFingerprint,
   fingerprint,
+  placeFindings,
   MAX_TEXT_DIFF_LINES,
   readPngSize,
   type Finding,
@@ -275,9 +277,23 @@ describe('compareFindings', () => {
     });
   });
 
-  it('fingerprints rule and target with a separator that cannot collide', () => {
-    expect(fingerprint(finding('a', 'b'))).toBe('a\u0000b');
-    expect(fingerprint(finding('a b', 'c'))).not.toBe(fingerprint(finding('a', 'b c')));
+  it('fingerprints rule, viewport and target; only the last part is free text, so fingerprints cannot collide', () => {
+    expect(fingerprint(finding('image-alt', 'main img'), 'desktop')).toBe('image-alt | desktop | main img');
+    expect(fingerprint(finding('image-alt', 'img'), 'desktop')).not.toBe(
+      fingerprint(finding('image-alt', 'img'), 'mobile'),
+    );
+  });
+
+  it('places findings at their viewport and compares them by fingerprint, never by count', () => {
+    const before = placeFindings([finding('image-alt', 'img'), finding('label', 'input')], 'mobile');
+    const after = placeFindings(
+      [finding('image-alt', 'img'), finding('image-alt', 'img'), finding('color-contrast', 'p')],
+      'mobile',
+    );
+    const difference = differenceByFingerprint(before, after, (placed) => placed.fingerprint);
+    expect(difference.added.map((placed) => placed.fingerprint)).toEqual(['color-contrast | mobile | p']);
+    expect(difference.removed.map((placed) => placed.rule_id)).toEqual(['label']);
+    expect(difference.unchanged).toBe(1);
   });
 });
 

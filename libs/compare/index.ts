@@ -5,7 +5,7 @@ import type { CompareOptions, EvidenceComparison, SideEvidence } from './types';
 import { compareCanonical, compareRobots } from './values';
 
 export * from './types';
-export { compareFindings, fingerprint } from './findings';
+export { compareFindings, differenceByFingerprint, fingerprint, placeFindings, type PlacedFinding } from './findings';
 export { compareScreenshots, MAX_SCREENSHOT_DIMENSION, readPngSize } from './screenshots';
 export { closeScreenshotWorker } from './screenshot-worker';
 export { compareText, MAX_TEXT_DIFF_LINES } from './text';

@@ -4,8 +4,9 @@ import { closeScreenshotWorker } from '../../libs/compare';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
- * One browser per worker process (launched on first use) and the screenshot-comparison worker thread, both closed
- * when the process shuts down.
+ * One browser per worker process (launched on first use), with one capture budget (CAPTURE_CONCURRENCY slots) that
+ * release checks, browser monitors and accessibility scans share, and the screenshot-comparison worker thread; both
+ * closed when the process shuts down.
  */
 @Injectable()
 export class CaptureEngineProvider implements OnApplicationShutdown {
@@ -15,6 +16,7 @@ export class CaptureEngineProvider implements OnApplicationShutdown {
     this.engine = new CaptureEngine({
       executablePath: config.chromiumPath,
       allowPrivateTargets: config.allowPrivateTargets,
+      maxConcurrentCaptures: config.captureConcurrency,
     });
   }
 

@@ -1,3 +1,5 @@
+import { A11yAttestation } from '../a11y-scans/entities/a11y-attestation.entity';
+import { A11yScan } from '../a11y-scans/entities/a11y-scan.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { Change } from '../changes/entities/change.entity';
 import { CheckRollup } from '../monitors/entities/check-rollup.entity';
@@ -27,4 +29,6 @@ export const ENTITIES = [
   CheckRollup,
   TrackedValueReadingRecord,
   Change,
+  A11yScan,
+  A11yAttestation,
 ];

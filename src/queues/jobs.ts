@@ -9,6 +9,8 @@ export const QUEUES = {
   releaseCaptures: 'release-check-captures',
   /** Screenshot and evidence comparisons: CPU-bound, one at a time per worker. */
   releaseComparisons: 'release-check-comparisons',
+  /** Accessibility scans: one job per scan, all its viewports; its results are written once, at its end. */
+  a11yScans: 'a11y-scans',
 } as const;
 
 /** Monitor checks: one queue per region, so each region's workers take only their region's checks. */
@@ -21,6 +23,8 @@ export const JOBS = {
   compareArtifact: 'compare-artifact',
   /** Check one monitor from one region, for one slot of its schedule (or on demand). */
   checkMonitor: 'check-monitor',
+  /** Scan one page at each of the scan's viewports. */
+  runA11yScan: 'run-a11y-scan',
 } as const;
 
 export interface CaptureSideJob {
@@ -86,3 +90,13 @@ const STALLED_FAILURE = /stalled more than allowable limit/;
 export function failedForGood(job: { attemptsMade: number; opts: JobOptions; failedReason?: string }): boolean {
   return job.attemptsMade >= (job.opts.attempts ?? 1) || STALLED_FAILURE.test(job.failedReason ?? '');
 }
+
+export interface A11yScanJob {
+  scanId: string;
+}
+
+export const a11yScanJobId = (job: A11yScanJob): string => `a11y-scan:${job.scanId}`;
+export const a11yScanJobOptions = (job: A11yScanJob): JobOptions => ({
+  ...DEFAULT_JOB_OPTIONS,
+  jobId: a11yScanJobId(job),
+});

@@ -77,6 +77,7 @@ export class ReleaseCheckCollector {
     const result = await this.capture.engine.capture({
       url,
       viewport: artifact.viewport,
+      priority: 'release',
       ...(page.required_selector ? { requiredSelector: page.required_selector } : {}),
       ...(check.maskSelectors.length ? { maskSelectors: check.maskSelectors } : {}),
     });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { placeFindings } from '../../libs/compare';
 import { API_PREFIX } from '../http/version-alias.middleware';
 import type {
   ArtifactDto,
@@ -134,7 +135,11 @@ export class ReleaseCheckPresenter {
           changed: comparison.screenshot.changed,
           diff_url: comparison.screenshot.diff_key ? `${files}/diff.png` : null,
         },
-        findings: comparison.findings,
+        findings: {
+          ...comparison.findings,
+          new: placeFindings(comparison.findings.new, artifact.viewport),
+          fixed: placeFindings(comparison.findings.fixed, artifact.viewport),
+        },
       },
     };
   }
@@ -172,7 +177,7 @@ export class ReleaseCheckPresenter {
       robots: record.robots,
       canonical: record.canonical,
       required_selector_found: record.required_selector_found,
-      findings: record.findings,
+      findings: placeFindings(record.findings, artifact.viewport),
       axe_version: record.axe_version,
       screenshot_url: `${files}/${side}.png`,
       text_url: `${files}/${side}.txt`,

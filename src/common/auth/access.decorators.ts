@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } 
 import { ApiBearerAuth, ApiExtension, ApiHeader, ApiSecurity } from '@nestjs/swagger';
 import { ApiProblemResponses } from '../errors/api-problem-responses';
 import type { AuthenticatedRequest, Principal, WorkspacePrincipal } from './principal';
-import type { Scope, SessionPermission } from './scopes';
+import { type Scope, type SessionPermission, WORKSPACE_ACTS } from './scopes';
 
 /** What a route demands of its caller. Every route declares exactly one (a test walks them all). */
 export type AccessRule =
@@ -49,7 +49,7 @@ export function RequireSession(permission: SessionPermission): MethodDecorator &
     SetMetadata(ACCESS_RULE, { kind: 'session', permission } satisfies AccessRule),
     ApiBearerAuth(SESSION_SCHEME),
     ApiExtension('x-required-permission', permission),
-    ...(permission === 'release-checks:review' ? [ApiWorkspaceHeader()] : []),
+    ...(WORKSPACE_ACTS.includes(permission) ? [ApiWorkspaceHeader()] : []),
     ApiProblemResponses(401, 403, 429),
   );
 }

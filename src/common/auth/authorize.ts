@@ -1,6 +1,7 @@
 import { InsufficientScope } from '../errors/domain-errors';
 import type { AccessRule } from './access.decorators';
 import type { Principal } from './principal';
+import { WORKSPACE_ACTS } from './scopes';
 
 /**
  * Throws unless the principal satisfies the route's rule. A 403 always names what is missing. A key is limited by its
@@ -33,10 +34,10 @@ export function authorize(principal: Principal, rule: Exclude<AccessRule, { kind
       if (rule.permission === 'admin' && principal.role !== 'admin') {
         throw new InsufficientScope('admin', 'This action needs an administrator.');
       }
-      if (rule.permission === 'release-checks:review' && principal.workspace?.role === 'viewer') {
+      if (WORKSPACE_ACTS.includes(rule.permission) && principal.workspace?.role === 'viewer') {
         throw new InsufficientScope(
           rule.permission,
-          "Reviewing needs a member or admin of the check's workspace; a viewer can only read.",
+          `This needs a member or admin of the workspace (${rule.permission}); a viewer can only read.`,
         );
       }
       return;

@@ -19,6 +19,7 @@ export const PROBLEM_CODES = {
   reviewer_not_distinct: { status: 409, title: 'A second person must review this check' },
   last_admin: { status: 409, title: 'A workspace needs an admin' },
   already_member: { status: 409, title: 'The person is a member already' },
+  scan_not_completed: { status: 409, title: 'The scan is not completed' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   request_key_reused: { status: 422, title: 'The request key was used for a different request' },

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import type { AccessRule } from '../auth/access.decorators';
 import type { Principal, WorkspaceAccess } from '../auth/principal';
+import { WORKSPACE_ACTS } from '../auth/scopes';
 import { NotFound, ValidationFailed } from '../errors/domain-errors';
 
 export const WORKSPACE_HEADER = 'x-workspace-id';
@@ -16,9 +17,9 @@ export function requestedWorkspaceId(request: Request): string | null {
   return value.toLowerCase();
 }
 
-/** Routes that act in one workspace: everything a key can call, and reviewing. */
+/** Routes that act in one workspace: everything a key can call, and a person's acts (reviewing, attesting). */
 export function actsInWorkspace(rule: Exclude<AccessRule, { kind: 'public' }>): boolean {
-  return rule.kind === 'scopes' || (rule.kind === 'session' && rule.permission === 'release-checks:review');
+  return rule.kind === 'scopes' || (rule.kind === 'session' && WORKSPACE_ACTS.includes(rule.permission));
 }
 
 /**

@@ -4,6 +4,7 @@ import { Migration20261122173256 } from './Migration20261122173256';
 import { Migration20261122194825 } from './Migration20261122194825';
 import { Migration20261122202940 } from './Migration20261122202940';
 import { Migration20261124222514 } from './Migration20261124222514';
+import { Migration20261124230927 } from './Migration20261124230927';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122194825', class: Migration20261122194825 },
   { name: 'Migration20261122202940', class: Migration20261122202940 },
   { name: 'Migration20261124222514', class: Migration20261124222514 },
+  { name: 'Migration20261124230927', class: Migration20261124230927 },
 ];

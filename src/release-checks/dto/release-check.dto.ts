@@ -32,8 +32,14 @@ export class FindingDto {
   @ApiProperty({ type: 'string' })
   help_url: string;
 
-  @ApiProperty({ type: 'string' })
+  @ApiProperty({ type: 'string', description: "The element's selector path (through iframes and shadow roots)." })
   target: string;
+
+  @ApiProperty({ enum: VIEWPORTS, enumName: 'Viewport' })
+  viewport: Viewport;
+
+  @ApiProperty({ type: 'string', description: "The finding's identity across scans and sides." })
+  fingerprint: string;
 }
 
 export class MissingEvidenceDto {

@@ -1,0 +1,116 @@
+import { InjectQueue } from '@nestjs/bull';
+import { LockMode } from '@mikro-orm/core';
+import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bull';
+import type { AxeFinding, Viewport } from '../../libs/capture';
+import { placeFindings } from '../../libs/compare';
+import { CaptureEngineProvider } from '../capture/capture-engine.provider';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { type A11yScanJob, a11yScanJobId, a11yScanJobOptions, JOBS, QUEUES } from '../queues/jobs';
+import { summarize, type ScanResults } from './a11y-comparison';
+import { A11yAttestation } from './entities/a11y-attestation.entity';
+import { A11yScan, type A11yScanFailure, type ScanFinding } from './entities/a11y-scan.entity';
+
+type Outcome = { results: Omit<ScanResults, 'viewports'> } | { failure: A11yScanFailure };
+
+/**
+ * Runs accessibility scans in worker processes: each viewport through the shared capture engine (its budget, its
+ * SSRF guard, axe-core in an isolated world; no screenshot), then the whole result written once. A job may run twice
+ * (a retry, a worker that died): a scan that has ended is never written again.
+ */
+@Injectable()
+export class A11yScanRunner {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly capture: CaptureEngineProvider,
+    @InjectQueue(QUEUES.a11yScans) private readonly queue: Queue,
+  ) {}
+
+  async enqueue(scanId: string): Promise<void> {
+    const job: A11yScanJob = { scanId };
+    await this.queue.add(JOBS.runA11yScan, job, a11yScanJobOptions(job));
+  }
+
+  async run(job: A11yScanJob): Promise<void> {
+    const em = acrossWorkspaces(this.orm.em);
+    const unfinished = { id: job.scanId, status: { $in: ['queued', 'running'] as const } };
+    if (!(await em.nativeUpdate(A11yScan, unfinished, { status: 'running' }))) return;
+    const scan = await em.findOneOrFail(A11yScan, { id: job.scanId });
+    await this.finish(scan.id, await this.scan(scan.url, scan.viewports));
+  }
+
+  /**
+   * A job that failed on every attempt (the browser or the database was down) ends the scan as failed. The record
+   * speaks of the page only; what went wrong inside is in the worker's log.
+   */
+  async recordFailure(job: A11yScanJob): Promise<void> {
+    const message = 'the page could not be scanned; start a new scan';
+    await this.finish(job.scanId, { failure: { reason: 'capture_failed', status_code: null, message } });
+  }
+
+  /** Re-queues unfinished scans whose job was lost (Redis emptied) and ends those whose job failed for good. */
+  async resumeUnfinished(): Promise<number> {
+    const em = acrossWorkspaces(this.orm.em);
+    const scans = await em.find(A11yScan, { status: { $in: ['queued', 'running'] } }, { fields: ['id'] });
+    let resumed = 0;
+    for (const { id } of scans) {
+      const job = await this.queue.getJob(a11yScanJobId({ scanId: id }));
+      if (!job) await this.enqueue(id);
+      else if (await job.isFailed()) await this.recordFailure({ scanId: id });
+      else continue;
+      resumed += 1;
+    }
+    return resumed;
+  }
+
+  /** Each viewport in turn; the first page that cannot be scanned fails the scan (never zero findings). */
+  private async scan(url: string, viewports: Viewport[]): Promise<Outcome> {
+    const findings: ScanFinding[] = [];
+    const needsReview: ScanFinding[] = [];
+    const rules = new Set<string>();
+    let axeVersion: string | null = null;
+    for (const viewport of viewports) {
+      const result = await this.capture.engine.capture({ url, viewport, priority: 'scan', screenshot: false });
+      if (!result.ok) {
+        const reason = result.reason === 'required_selector_missing' ? 'navigation_failed' : result.reason;
+        return { failure: { reason, status_code: result.status, message: `${viewport}: ${result.message}` } };
+      }
+      findings.push(...placeFindings<AxeFinding, Viewport>(result.findings, viewport));
+      needsReview.push(...placeFindings<AxeFinding, Viewport>(result.needs_review, viewport));
+      result.axe_rules.forEach((rule) => rules.add(rule));
+      axeVersion = result.axe_version;
+    }
+    return { results: { axeVersion, rulesRun: [...rules].sort(), findings, needsReview } };
+  }
+
+  /** Writes the outcome under the scan's row lock, unless another run ended the scan first. */
+  private async finish(scanId: string, outcome: Outcome): Promise<void> {
+    await acrossWorkspaces(this.orm.em).transactional(async (em) => {
+      const scan = await em.findOne(A11yScan, { id: scanId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!scan || scan.status === 'completed' || scan.status === 'failed') return;
+      scan.completedAt = new Date();
+      if ('failure' in outcome) {
+        scan.status = 'failed';
+        scan.failure = outcome.failure;
+        return;
+      }
+      const { results } = outcome;
+      Object.assign(scan, results, { status: 'completed' as const });
+      const baseline = await baselineOf(em, scan.monitor.id);
+      scan.summary = summarize({ ...results, viewports: scan.viewports }, baseline?.scan ?? null);
+    });
+  }
+}
+
+/** The monitor's baseline: its newest attestation, with the attested scan's findings loaded. */
+export function baselineOf(em: EntityManager, monitorId: string): Promise<A11yAttestation | null> {
+  return em.findOne(
+    A11yAttestation,
+    { monitor: monitorId },
+    {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      populate: ['scan', 'scan.findings', 'scan.needsReview', 'attestedBy'],
+    },
+  );
+}
