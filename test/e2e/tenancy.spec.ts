@@ -49,6 +49,7 @@ const VALID_BODIES: Record<string, unknown> = {
   updateWorkspace: { name: 'Taken over' },
   addWorkspaceMember: { email: 'someone@example.com', role: 'viewer' },
   updateWorkspaceMember: { role: 'viewer' },
+  attestA11yScan: { note: 'Attested by a stranger' },
 };
 
 /**
@@ -98,6 +99,9 @@ describe("another workspace's resources are a 404 for every operation, with ever
     ids.releaseCheck = check.body.id;
     ids.artifact = check.body.artifacts[0].id;
     ids.key = aliceKey.id;
+    const scan = await aliceKey.client.post(`/monitors/${ids.monitor}/a11y-scan`, { viewports: ['desktop'] });
+    expect(scan.status).toBe(202);
+    ids.a11yScan = scan.body.id;
   });
   afterAll(async () => {
     await service.close();
@@ -121,6 +125,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       monitors: ids.monitor,
       changes: ids.change,
       'release-checks': ids.releaseCheck,
+      'a11y-scans': ids.a11yScan,
       users: ids.key,
       workspaces: alice.workspaceId,
     };
@@ -197,6 +202,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
       ['/users/me/api-keys'],
       ['/export/changes', { monitor_id: ids.monitor }],
       ['/export/tracked-values', { monitor_id: ids.monitor }],
+      ['/a11y-scans'],
+      ['/a11y-scans', { monitor_id: ids.monitor }],
     ];
     for (const [path, query] of lists) {
       for (const client of [bob.session, bobKey.client]) {
