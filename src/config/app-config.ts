@@ -21,6 +21,11 @@ export interface AppConfig {
   chromiumPath: string;
   /** Captures one worker process runs at once (each a browser context). */
   captureConcurrency: number;
+  /**
+   * How long a worker's hold on a running job lasts without renewal: a worker that died is noticed (and its job
+   * handed to another worker) after about twice this.
+   */
+  jobLockMs: number;
   artifactDir: string;
   allowPrivateTargets: boolean;
   regions: string[];
@@ -148,6 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     chromiumPath: text(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
+    jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),
     artifactDir: text(env, 'ARTIFACT_DIR', './data/artifacts'),
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
     regions,

@@ -8,7 +8,18 @@ export class QueuesModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: QueuesModule,
-      imports: [BullModule.forRoot({ url: config.redisUrl, prefix: config.redisPrefix })],
+      imports: [
+        BullModule.forRoot({
+          url: config.redisUrl,
+          prefix: config.redisPrefix,
+          // A job whose worker died (its lock lapsed) goes back to the queue at the next stalled-job check.
+          settings: {
+            lockDuration: config.jobLockMs,
+            lockRenewTime: config.jobLockMs / 2,
+            stalledInterval: config.jobLockMs,
+          },
+        }),
+      ],
       exports: [BullModule],
     };
   }

@@ -1,3 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
@@ -30,8 +34,8 @@ describe('accessibility scans survive lost jobs and failing browsers', () => {
     await site.stop();
   });
 
-  async function start(): Promise<string> {
-    const started = await key.client.post(`/monitors/${monitorId}/a11y-scan`, { viewports: ['desktop'] });
+  async function start(onMonitor = monitorId): Promise<string> {
+    const started = await key.client.post(`/monitors/${onMonitor}/a11y-scan`, { viewports: ['desktop'] });
     expect(started.status).toBe(202);
     return started.body.id as string;
   }
@@ -74,4 +78,80 @@ describe('accessibility scans survive lost jobs and failing browsers', () => {
       await worker.close();
     }
   });
+
+  it('a worker killed mid-scan leaves the scan to another worker, which finishes it: never stuck in running', async () => {
+    // The page answers only after a while, so the first worker is mid-capture when it is killed.
+    let slow = true;
+    const slowSite = await new SlowSite(() => slow).start();
+    const monitor = await key.client.post('/monitors', { name: 'Slow', url: `${slowSite.origin}/page` });
+    const lock = { JOB_LOCK_MS: '1500' };
+    const doomed = startWorkerProcess(lock);
+    try {
+      const id = await start(monitor.body.id as string);
+      for (let waited = 0; ; waited += 250) {
+        if ((await key.client.get(`/a11y-scans/${id}`)).body.status === 'running') break;
+        if (waited > 45_000) throw new Error(`the worker process never started the scan:\n${doomed.output()}`);
+        await sleep(250);
+      }
+      doomed.kill();
+      slow = false;
+      const worker = await startTestApp({ ROLE: 'worker', ...lock });
+      try {
+        expect(await ended(id)).toMatchObject({ status: 'completed', failure: null, summary: { violations: 0 } });
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      doomed.kill();
+      await slowSite.stop();
+    }
+  });
 });
+
+/** A site whose answers wait while `isSlow()` says so. */
+class SlowSite {
+  private server?: Server;
+  origin = '';
+
+  constructor(private readonly isSlow: () => boolean) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((_request, response) => {
+      const answer = () => response.writeHead(200, { 'Content-Type': 'text/html' }).end(page());
+      const poll = () => (this.isSlow() ? setTimeout(poll, 100) : answer());
+      poll();
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+/** The real service as a worker process of its own (compiled on the fly), in its own process group with its browser. */
+function startWorkerProcess(env: Record<string, string>): { kill(): void; output(): string } {
+  let output = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--require', '@swc-node/register', join(__dirname, '..', '..', 'src', 'main.ts')],
+    {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, NODE_OPTIONS: '', ROLE: 'worker', REDIS_PREFIX: FILE_REDIS_PREFIX, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    kill: () => {
+      // The whole group: the Node process and the Chromium it launched, at once, as a crash would.
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    },
+    output: () => output,
+  };
+}
