@@ -2,6 +2,7 @@ import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { A11yScansModule } from './a11y-scans/a11y-scans.module';
 import { AdminModule } from './admin/admin.module';
+import { AlertsModule } from './alerts/alerts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthGuard } from './common/auth/auth.guard';
@@ -48,6 +49,7 @@ export class AppModule implements OnModuleDestroy {
       ReleaseChecksModule.forRoot(config),
       MonitorsModule.forRoot(config),
       A11yScansModule.forRoot(config),
+      AlertsModule.forRoot(config),
     ];
     if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
     return {

@@ -640,6 +640,199 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/alert-destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's alert destinations
+         * @description Secrets are never returned here.
+         */
+        get: operations["listAlertDestinations"];
+        put?: never;
+        /**
+         * Add an alert destination
+         * @description `webhook` (`config.url`; answers a signing secret `whsec_…` this once), `slack` (`config.webhook_url`, an
+         *     incoming-webhook URL) or `email` (`config.to`, sent through the service's `SMTP_URL`; without it, creating one
+         *     is a `400`). URLs must be public (`400 target_not_public`), and are checked again on every send. `events`
+         *     subscribes the destination to workspace-wide events; rules send to it as well.
+         */
+        post: operations["createAlertDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alert-destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an alert destination */
+        get: operations["getAlertDestination"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an alert destination
+         * @description Rules stop sending to it; its delivery log goes with it.
+         */
+        delete: operations["deleteAlertDestination"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an alert destination
+         * @description Re-enabling a destination that a `410` disabled clears its `disabled_reason`.
+         */
+        patch: operations["updateAlertDestination"];
+        trace?: never;
+    };
+    "/alert-destinations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping to a destination now
+         * @description Sends a `ping` event, signed like any other, and answers with what the receiver answered.
+         */
+        post: operations["testAlertDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alert-destinations/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook destination a new signing secret
+         * @description The new secret is in `secret`, shown this once. For 24 hours both secrets sign (two signatures in
+         *     `webhook-signature`), so receivers can switch without missing a delivery. Only webhooks have secrets
+         *     (`409 conflict` otherwise).
+         */
+        post: operations["rotateAlertDestinationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a monitor's alert rules */
+        get: operations["listAlertRules"];
+        put?: never;
+        /**
+         * Add an alert rule to a monitor
+         * @description `down` fires once per incident when `confirm.consecutive_failures` checks in a row failed in at least
+         *     `confirm.min_regions` regions, and (with `notify_recovery`) tells the same destinations when that no longer
+         *     holds. `response_time` does the same for checks slower than `threshold_ms`. `change` and `value_change` send
+         *     each detected change. `reminder_minutes` repeats a firing alert at most that often. Unknown
+         *     `destination_ids` are a `400`.
+         */
+        post: operations["createAlertRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an alert rule */
+        patch: operations["updateAlertRule"];
+        trace?: never;
+    };
+    "/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries of events to destinations
+         * @description Newest first.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a delivery with every attempt */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event to its destination again
+         * @description A new delivery of the same event (same `webhook-id`), queued now.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/{id}/timeline": {
         parameters: {
             query?: never;
@@ -810,7 +1003,7 @@ export interface components {
          * @description A permission an API key can hold.
          * @enum {string}
          */
-        Scope: "monitors:read" | "monitors:write" | "changes:read" | "changes:write" | "alerts:read" | "alerts:write" | "reports:read" | "reports:write" | "webhooks:read" | "users:read" | "users:write";
+        Scope: "monitors:read" | "monitors:write" | "changes:read" | "changes:write" | "alerts:read" | "alerts:write" | "reports:read" | "reports:write" | "webhooks:read" | "webhooks:write" | "users:read" | "users:write";
         /** @enum {string} */
         Role: "admin" | "member";
         LoginRequest: {
@@ -1194,6 +1387,169 @@ export interface components {
             attested_at: string;
             note: string;
             axe_version: string;
+        };
+        /**
+         * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
+         *     `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`, and `ping` (a test).
+         * @enum {string}
+         */
+        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "ping";
+        /** @enum {string} */
+        DestinationType: "webhook" | "slack" | "email";
+        /** @description `url` for a webhook, `webhook_url` for Slack, `to` for e-mail. */
+        DestinationConfig: {
+            url?: string;
+            webhook_url?: string;
+            to?: string[];
+        };
+        /** @description `url` for a webhook, `webhook_url` for Slack (an incoming-webhook URL), `to` for e-mail (1–20). */
+        DestinationConfigInput: {
+            /** Format: uri */
+            url?: string;
+            /** Format: uri */
+            webhook_url?: string;
+            to?: string[];
+        };
+        AlertDestination: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            type: components["schemas"]["DestinationType"];
+            config: components["schemas"]["DestinationConfig"];
+            /** @description Workspace-wide events sent here, besides what rules send. */
+            events: components["schemas"]["EventType"][];
+            enabled: boolean;
+            /** @description Why the service disabled it (a receiver answered `410 Gone`), until it is enabled again. */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AlertDestinationWithSecret: components["schemas"]["AlertDestination"] & {
+            /** @description A webhook's signing secret (`whsec_…`), shown this once; null for other types. */
+            secret: string | null;
+        };
+        AlertDestinationList: {
+            data: components["schemas"]["AlertDestination"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateAlertDestinationRequest: {
+            name: string;
+            type: components["schemas"]["DestinationType"];
+            config: components["schemas"]["DestinationConfigInput"];
+            events?: components["schemas"]["EventType"][];
+            enabled?: boolean;
+        };
+        UpdateAlertDestinationRequest: {
+            name?: string;
+            config?: components["schemas"]["DestinationConfigInput"];
+            events?: components["schemas"]["EventType"][];
+            enabled?: boolean;
+        };
+        DestinationTestResult: {
+            /** @description The receiver answered 2xx (or the mail server accepted the message). */
+            delivered: boolean;
+            response_status: number | null;
+            duration_ms: number;
+            /** @description The first 4 KiB of the receiver's answer. */
+            response_body: string | null;
+            error: string | null;
+        };
+        /** @enum {string} */
+        RuleEvent: "down" | "change" | "value_change" | "response_time";
+        /**
+         * @description `ok`; `pending` (failing, not yet confirmed); `firing` (alerted, not yet recovered).
+         * @enum {string}
+         */
+        RuleState: "ok" | "pending" | "firing";
+        RuleConfirm: {
+            consecutive_failures: number;
+            min_regions: number;
+        };
+        RuleConfirmInput: {
+            /** @default 1 */
+            consecutive_failures: number;
+            /** @default 1 */
+            min_regions: number;
+        };
+        AlertRule: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            event: components["schemas"]["RuleEvent"];
+            destination_ids: string[];
+            confirm: components["schemas"]["RuleConfirm"];
+            threshold_ms: number | null;
+            notify_recovery: boolean;
+            reminder_minutes: number | null;
+            enabled: boolean;
+            state: components["schemas"]["RuleState"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        AlertRuleList: {
+            data: components["schemas"]["AlertRule"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateAlertRuleRequest: {
+            event: components["schemas"]["RuleEvent"];
+            destination_ids: string[];
+            confirm?: components["schemas"]["RuleConfirmInput"];
+            /** @description Required for `response_time`. */
+            threshold_ms?: number;
+            /** @description Tell the same destinations when it recovers (default true). */
+            notify_recovery?: boolean;
+            reminder_minutes?: number;
+            /** @description Default true. */
+            enabled?: boolean;
+        };
+        UpdateAlertRuleRequest: {
+            destination_ids?: string[];
+            confirm?: components["schemas"]["RuleConfirmInput"];
+            threshold_ms?: number;
+            notify_recovery?: boolean;
+            reminder_minutes?: number | null;
+            enabled?: boolean;
+        };
+        /** @enum {string} */
+        DeliveryStatus: "pending" | "succeeded" | "retrying" | "failed";
+        DeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            response_status: number | null;
+            duration_ms: number;
+            error: string | null;
+            /** @description The first 4 KiB of the answer. */
+            response_body: string | null;
+        };
+        DeliveryRequest: {
+            /** @description What was sent; the signature is shown, the secret never. */
+            headers: {
+                [key: string]: string;
+            };
+            body: string;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: components["schemas"]["EventType"];
+            /** Format: uuid */
+            destination_id: string;
+            /** @description Where it was sent (for e-mail, `mailto:` and the addresses). */
+            url: string;
+            status: components["schemas"]["DeliveryStatus"];
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            request: components["schemas"]["DeliveryRequest"];
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /**
          * @description desktop is 1440 x 900 CSS pixels, mobile 390 x 844.
@@ -1817,6 +2173,8 @@ export interface components {
          *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
          */
         WorkspaceId: string;
+        /** @description The rule's identifier. */
+        RuleId: string;
         /** @description The person's identifier. */
         UserId: string;
         /** @description 1-based page number. */
@@ -3288,6 +3646,481 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAlertDestinations: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of destinations, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDestinationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAlertDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertDestinationRequest"];
+            };
+        };
+        responses: {
+            /** @description The destination; a webhook's signing secret is in `secret`, shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDestinationWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAlertDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDestination"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteAlertDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateAlertDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertDestinationRequest"];
+            };
+        };
+        responses: {
+            /** @description The destination as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDestination"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    testAlertDestination: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receiver's answer (or why there was none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rotateAlertDestinationSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertDestinationWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAlertRules: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rules, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRuleList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAlertRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateAlertRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The rule's identifier. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The rule as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                destination_id?: string;
+                status?: components["schemas"]["DeliveryStatus"];
+                event_type?: components["schemas"]["EventType"];
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -152,3 +152,39 @@ function privateAddressError(url: string, host: string, address: string): Target
   const target = host === address || host === `[${address}]` ? address : `${host} (${address})`;
   return new TargetNotPublicError(url, host, address, 'private_address', `${target} is not a public address`);
 }
+
+/** The `lookup` of `net.connect` (and so of undici's `connect` option), in both of its calling forms. */
+export type ConnectLookup = (
+  hostname: string,
+  options: { all?: boolean },
+  callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
+) => void;
+
+/**
+ * A connect-time lookup that resolves the host and refuses (unless private targets are allowed) when any address
+ * is not public, then hands the checked addresses to the socket: the connection goes to an address that was checked,
+ * with no second DNS answer between the check and the connect (DNS rebinding). IP literals never reach a lookup; check
+ * them with `assertPublicUrl` first.
+ */
+export function checkedConnectLookup(options: AssertPublicUrlOptions = {}): ConnectLookup {
+  const isAllowed = options.isAllowedAddress ?? isPublicAddress;
+  return (hostname, lookupOptions, callback) => {
+    (options.lookup ?? defaultLookup)(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) return callback(new Error(`${hostname} has no addresses`), '');
+        const refused = options.allowPrivate ? undefined : addresses.find((address) => !isAllowed(address));
+        if (refused !== undefined || (!options.allowPrivate && isLocalhostName(hostname))) {
+          const url = `//${hostname}`;
+          return callback(privateAddressError(url, hostname, refused ?? hostname), '');
+        }
+        if (lookupOptions.all)
+          callback(
+            null,
+            addresses.map((address) => ({ address, family: isIP(address) })),
+          );
+        else callback(null, addresses[0], isIP(addresses[0]));
+      },
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), ''),
+    );
+  };
+}

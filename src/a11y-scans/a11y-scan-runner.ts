@@ -7,6 +7,7 @@ import type { AxeFinding, Viewport } from '../../libs/capture';
 import { placeFindings } from '../../libs/compare';
 import { CaptureEngineProvider } from '../capture/capture-engine.provider';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { recordEvent } from '../events/outbox';
 import { type A11yScanJob, a11yScanJobId, a11yScanJobOptions, JOBS, QUEUES } from '../queues/jobs';
 import { summarize, type ScanResults } from './a11y-comparison';
 import { A11yAttestation } from './entities/a11y-attestation.entity';
@@ -93,12 +94,23 @@ export class A11yScanRunner {
       if ('failure' in outcome) {
         scan.status = 'failed';
         scan.failure = outcome.failure;
-        return;
+      } else {
+        const { results } = outcome;
+        Object.assign(scan, results, { status: 'completed' as const });
+        const baseline = await baselineOf(em, scan.monitor.id);
+        scan.summary = summarize({ ...results, viewports: scan.viewports }, baseline?.scan ?? null);
       }
-      const { results } = outcome;
-      Object.assign(scan, results, { status: 'completed' as const });
-      const baseline = await baselineOf(em, scan.monitor.id);
-      scan.summary = summarize({ ...results, viewports: scan.viewports }, baseline?.scan ?? null);
+      recordEvent(em, {
+        workspaceId: scan.workspace.id,
+        type: 'a11y_scan.completed',
+        data: {
+          scan_id: scan.id,
+          monitor_id: scan.monitor.id,
+          status: scan.status,
+          summary: scan.summary,
+          failure: scan.failure,
+        },
+      });
     });
   }
 }

@@ -26,6 +26,11 @@ export interface AppConfig {
    * handed to another worker) after about twice this.
    */
   jobLockMs: number;
+  /** Alert e-mails go through this SMTP server; null: e-mail destinations are refused. */
+  smtpUrl: string | null;
+  smtpFrom: string;
+  /** Waits before each retry of a failed delivery (jitter of ±20% is added). */
+  deliveryRetryDelaysMs: number[];
   artifactDir: string;
   allowPrivateTargets: boolean;
   regions: string[];
@@ -94,6 +99,18 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   return raw;
 }
 
+function delays(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const values = raw.split(',').map((item) => Number(item.trim()));
+  if (values.length > 20 || values.some((value) => !Number.isInteger(value) || value < 0 || value > 7 * 86_400_000)) {
+    throw new ConfigError(
+      `${name}=${JSON.stringify(raw)} must be up to 20 comma-separated milliseconds, e.g. 5000,60000`,
+    );
+  }
+  return values;
+}
+
 function list(env: Env, name: string, fallback: string[]): string[] {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -154,6 +171,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chromiumPath: text(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),
+    smtpUrl:
+      optional(env, 'SMTP_URL') === null
+        ? null
+        : url(env, 'SMTP_URL', 'smtp://mail.example.com:587', ['smtp:', 'smtps:']),
+    smtpFrom: text(env, 'SMTP_FROM', 'Vigil <alerts@vigil.invalid>'),
+    deliveryRetryDelaysMs: delays(env, 'DELIVERY_RETRY_DELAYS_MS', [5_000, 60_000, 600_000, 3_600_000, 21_600_000]),
     artifactDir: text(env, 'ARTIFACT_DIR', './data/artifacts'),
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
     regions,

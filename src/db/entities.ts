@@ -1,6 +1,10 @@
 import { A11yAttestation } from '../a11y-scans/entities/a11y-attestation.entity';
 import { A11yScan } from '../a11y-scans/entities/a11y-scan.entity';
+import { AlertDestination } from '../alerts/entities/alert-destination.entity';
+import { AlertRule } from '../alerts/entities/alert-rule.entity';
+import { WebhookDelivery } from '../alerts/entities/webhook-delivery.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
+import { OutboxEvent } from '../events/event.entity';
 import { Change } from '../changes/entities/change.entity';
 import { CheckRollup } from '../monitors/entities/check-rollup.entity';
 import { MonitorCheck } from '../monitors/entities/monitor-check.entity';
@@ -31,4 +35,8 @@ export const ENTITIES = [
   Change,
   A11yScan,
   A11yAttestation,
+  OutboxEvent,
+  AlertDestination,
+  AlertRule,
+  WebhookDelivery,
 ];

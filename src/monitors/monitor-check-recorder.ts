@@ -14,6 +14,7 @@ import {
 import type { ExtractedContent } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change } from '../changes/entities/change.entity';
+import { raiseAlerts } from '../alerts/alert-evaluator';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { MonitorCheckJob } from '../queues/jobs';
@@ -88,10 +89,13 @@ export class MonitorCheckRecorder {
       });
       await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
       this.updateStatus(locked, job.region, observation.ok, checkedAt);
-      if (content) {
-        this.recordContent(tx, locked, check, content, draft, screenshotKey);
-        this.recordTrackedValues(tx, locked, check, content);
-      }
+      const changes = content
+        ? [
+            ...this.recordContent(tx, locked, check, content, draft, screenshotKey),
+            ...this.recordTrackedValues(tx, locked, check, content),
+          ]
+        : [];
+      await raiseAlerts(tx, locked, check, changes);
       await tx.flush();
       return check.id;
     });
@@ -155,15 +159,16 @@ export class MonitorCheckRecorder {
     content: ExtractedContent,
     draft: ContentChangeDraft | null,
     screenshotKey: string | null,
-  ): void {
-    if (content.contentHash === monitor.contentHash) return;
+  ): Change[] {
+    if (content.contentHash === monitor.contentHash) return [];
+    const changes: Change[] = [];
     if (monitor.contentHash !== null) {
       // Another region's check may have moved the content since the draft: then diff against what is stored now.
       const diff =
         draft?.beforeHash === monitor.contentHash ? draft.diff : diffText(monitor.contentText ?? '', content.text);
       if (!isEmptyDiff(diff)) {
         const summary = draft?.beforeHash === monitor.contentHash ? draft.summary : null;
-        tx.create(Change, {
+        const change = tx.create(Change, {
           workspace: monitor.workspace,
           monitor,
           kind: 'content',
@@ -175,11 +180,13 @@ export class MonitorCheckRecorder {
           beforeScreenshotKey: monitor.screenshotKey,
           afterScreenshotKey: screenshotKey,
         });
+        changes.push(change);
       }
     }
     monitor.contentText = content.text;
     monitor.contentHash = content.contentHash;
     if (screenshotKey) monitor.screenshotKey = screenshotKey;
+    return changes;
   }
 
   private recordTrackedValues(
@@ -187,8 +194,9 @@ export class MonitorCheckRecorder {
     monitor: Monitor,
     check: MonitorCheck,
     content: ExtractedContent,
-  ): void {
-    if (!content.trackedValues.length) return;
+  ): Change[] {
+    if (!content.trackedValues.length) return [];
+    const changes: Change[] = [];
     const state = { ...monitor.trackedState };
     for (const reading of content.trackedValues) {
       tx.create(TrackedValueReadingRecord, {
@@ -213,7 +221,7 @@ export class MonitorCheckRecorder {
           after_amount: reading.amount,
           currency: reading.currency ?? previous.currency,
         };
-        tx.create(Change, {
+        const change = tx.create(Change, {
           workspace: monitor.workspace,
           monitor,
           kind: 'value',
@@ -234,9 +242,11 @@ export class MonitorCheckRecorder {
           },
           value,
         });
+        changes.push(change);
       }
       state[reading.name] = reading;
     }
     monitor.trackedState = state;
+    return changes;
   }
 }

@@ -30,6 +30,7 @@ import { ReleaseCheck } from './entities/release-check.entity';
 import { sideUrl } from './release-check-request';
 import { collectionStatusOf, gateOf, summarize } from './release-check-summary';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { recordEvent } from '../events/outbox';
 
 const otherSide = (side: Side): Side => (side === 'production' ? 'preview' : 'production');
 
@@ -277,6 +278,18 @@ export class ReleaseCheckCollector {
     check.gate = gateOf(status, null);
     check.summary = summarize(artifacts);
     check.completedAt = new Date();
+    recordEvent(tx, {
+      workspaceId: check.workspace.id,
+      type: 'release_check.completed',
+      data: {
+        release_check_id: check.id,
+        name: check.name,
+        revision: check.revision,
+        collection_status: status,
+        gate: check.gate,
+        summary: check.summary,
+      },
+    });
     this.logger.log(`release check ${check.id} revision ${check.revision}: ${status}`);
   }
 

@@ -3,6 +3,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import type { WorkspacePrincipal, WorkspaceSession } from '../common/auth/principal';
 import { assertPublicTarget } from '../common/targets/public-target';
+import { recordEvent } from '../events/outbox';
 import { DomainError, NotFound } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -128,6 +129,18 @@ export class ReleaseChecksService {
         scope: { pages: check.pages, viewports: check.viewports },
       });
       check.gate = gateOf(check.collectionStatus, dto.decision);
+      recordEvent(em, {
+        workspaceId: check.workspace.id,
+        type: 'release_check.reviewed',
+        data: {
+          release_check_id: check.id,
+          name: check.name,
+          revision: check.revision,
+          decision: dto.decision,
+          gate: check.gate,
+          reviewer_id: principal.userId,
+        },
+      });
     });
     return this.get(id);
   }

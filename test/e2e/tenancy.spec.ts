@@ -50,6 +50,9 @@ const VALID_BODIES: Record<string, unknown> = {
   addWorkspaceMember: { email: 'someone@example.com', role: 'viewer' },
   updateWorkspaceMember: { role: 'viewer' },
   attestA11yScan: { note: 'Attested by a stranger' },
+  updateAlertDestination: { name: 'Taken over' },
+  updateAlertRule: { enabled: false },
+  createAlertRule: { event: 'down', destination_ids: ['00000000-0000-4000-8000-000000000000'] },
 };
 
 /**
@@ -81,7 +84,16 @@ describe("another workspace's resources are a 404 for every operation, with ever
       await admin.put(`/admin/api-keys/${key.id}/rate-limit`, { requests_per_minute: 100_000 });
     }
 
-    // Workspace A: a monitor with checks, a change and tracked values, a release check with artifacts, a key.
+    // Workspace A: a monitor with checks, a change and tracked values, a release check with artifacts, a key, an
+    // alert destination (subscribed to changes, so the change below is delivered to it) and a rule.
+    site.set('/hook', page());
+    const destination = await aliceKey.client.post('/alert-destinations', {
+      name: 'Hook',
+      type: 'webhook',
+      config: { url: `${site.origin}/hook` },
+      events: ['change.detected', 'value.changed'],
+    });
+    ids.destination = destination.body.id;
     const monitor = await aliceKey.client.post('/monitors', {
       name: 'Shop',
       url: `${site.origin}/shop`,
@@ -94,6 +106,16 @@ describe("another workspace's resources are a 404 for every operation, with ever
     const changes = await aliceKey.client.get('/changes', { query: { monitor_id: ids.monitor } });
     expect(changes.body.data.length).toBeGreaterThan(0);
     ids.change = changes.body.data[0].id;
+    const rule = await aliceKey.client.post(`/monitors/${ids.monitor}/rules`, {
+      event: 'down',
+      destination_ids: [ids.destination],
+    });
+    ids.rule = rule.body.id;
+    for (let waited = 0; !ids.delivery && waited < 20_000; waited += 100) {
+      const deliveries = await aliceKey.client.get('/webhook-deliveries');
+      ids.delivery = deliveries.body.data[0]?.id;
+      if (!ids.delivery) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const check = await aliceKey.client.post('/release-checks', releaseCheckRequest());
     expect(check.status).toBe(201);
     ids.releaseCheck = check.body.id;
@@ -126,6 +148,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
       changes: ids.change,
       'release-checks': ids.releaseCheck,
       'a11y-scans': ids.a11yScan,
+      'alert-destinations': ids.destination,
+      'webhook-deliveries': ids.delivery,
       users: ids.key,
       workspaces: alice.workspaceId,
     };
@@ -135,6 +159,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
           ? idOf[resource]
           : {
               artifact_id: ids.artifact,
+              rule_id: ids.rule,
               user_id: alice.id,
               name: resource === 'changes' ? 'after.png' : 'preview.png',
             }[name];
@@ -203,6 +228,9 @@ describe("another workspace's resources are a 404 for every operation, with ever
       ['/export/changes', { monitor_id: ids.monitor }],
       ['/export/tracked-values', { monitor_id: ids.monitor }],
       ['/a11y-scans'],
+      ['/alert-destinations'],
+      ['/webhook-deliveries'],
+      ['/webhook-deliveries', { destination_id: ids.destination }],
       ['/a11y-scans', { monitor_id: ids.monitor }],
     ];
     for (const [path, query] of lists) {

@@ -1,4 +1,4 @@
-/** The scopes an API key can hold (spec §5, plus reports:write from the design). */
+/** The scopes an API key can hold (spec §5, plus reports:write and webhooks:write from the design). */
 export const SCOPES = [
   'monitors:read',
   'monitors:write',
@@ -9,6 +9,7 @@ export const SCOPES = [
   'reports:read',
   'reports:write',
   'webhooks:read',
+  'webhooks:write',
   'users:read',
   'users:write',
 ] as const;

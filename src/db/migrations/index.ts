@@ -5,6 +5,7 @@ import { Migration20261122194825 } from './Migration20261122194825';
 import { Migration20261122202940 } from './Migration20261122202940';
 import { Migration20261124222514 } from './Migration20261124222514';
 import { Migration20261124230927 } from './Migration20261124230927';
+import { Migration20261124233505 } from './Migration20261124233505';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122202940', class: Migration20261122202940 },
   { name: 'Migration20261124222514', class: Migration20261124222514 },
   { name: 'Migration20261124230927', class: Migration20261124230927 },
+  { name: 'Migration20261124233505', class: Migration20261124233505 },
 ];

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { ArrayType, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Monitor } from '../../monitors/entities/monitor.entity';
+
+export const RULE_EVENTS = ['down', 'change', 'value_change', 'response_time'] as const;
+export type RuleEvent = (typeof RULE_EVENTS)[number];
+export const RULE_STATES = ['ok', 'pending', 'firing'] as const;
+export type RuleState = (typeof RULE_STATES)[number];
+
+/** A monitor's alert rule, with the state of its current incident. Changed only under the monitor's row lock. */
+@Entity({ tableName: 'alert_rules' })
+@Index({ properties: ['monitor', 'createdAt'] })
+export class AlertRule {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Monitor, { deleteRule: 'cascade' })
+  monitor: Monitor;
+
+  @Property({ type: 'text' })
+  event: RuleEvent;
+
+  @Property({ type: ArrayType, columnType: 'uuid[]' })
+  destinationIds: string[];
+
+  @Property({ type: 'integer' })
+  consecutiveFailures: number & Opt = 1;
+
+  @Property({ type: 'integer' })
+  minRegions: number & Opt = 1;
+
+  @Property({ type: 'integer', nullable: true })
+  thresholdMs: number | null = null;
+
+  @Property({ type: 'boolean' })
+  notifyRecovery: boolean & Opt = true;
+
+  @Property({ type: 'integer', nullable: true })
+  reminderMinutes: number | null = null;
+
+  @Property({ type: 'boolean' })
+  enabled: boolean & Opt = true;
+
+  @Property({ type: 'text' })
+  state: RuleState & Opt = 'ok';
+
+  /** Failing checks in a row, per region. */
+  @Property({ type: 'json' })
+  streaks: Record<string, number> & Opt = {};
+
+  /** When the current incident was last told (its alert or a reminder). */
+  @Property({ type: 'timestamptz', nullable: true })
+  notifiedAt: Date | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+}

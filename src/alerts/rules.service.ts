@@ -1,0 +1,99 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { NotFound, ValidationFailed } from '../common/errors/domain-errors';
+import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
+import { Monitor } from '../monitors/entities/monitor.entity';
+import type { AlertRuleDto, CreateAlertRuleDto, UpdateAlertRuleDto } from './dto/alerts.dto';
+import { AlertDestination } from './entities/alert-destination.entity';
+import { AlertRule } from './entities/alert-rule.entity';
+
+/** Alert rules of the workspace's monitors (rules are reached through their monitor, which the scope filters). */
+@Injectable()
+export class RulesService {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(monitorId: string, query: PageQuery): Promise<Page<AlertRuleDto>> {
+    const monitor = await this.monitor(monitorId);
+    const [rules, total] = await this.em.findAndCount(
+      AlertRule,
+      { monitor },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, ...pageWindow(query) },
+    );
+    return pageOf(rules.map(present), total, query);
+  }
+
+  async create(monitorId: string, input: CreateAlertRuleDto): Promise<AlertRuleDto> {
+    const monitor = await this.monitor(monitorId);
+    await this.assertDestinations(input.destination_ids);
+    if (input.event === 'response_time' && input.threshold_ms === undefined) {
+      throw ValidationFailed.field('threshold_ms', 'is required for a response_time rule');
+    }
+    const rule = this.em.create(AlertRule, {
+      monitor,
+      event: input.event,
+      destinationIds: input.destination_ids,
+      ...(input.confirm?.consecutive_failures ? { consecutiveFailures: input.confirm.consecutive_failures } : {}),
+      ...(input.confirm?.min_regions ? { minRegions: input.confirm.min_regions } : {}),
+      thresholdMs: input.threshold_ms ?? null,
+      ...(input.notify_recovery !== undefined ? { notifyRecovery: input.notify_recovery } : {}),
+      reminderMinutes: input.reminder_minutes ?? null,
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    });
+    await this.em.flush();
+    return present(rule);
+  }
+
+  async update(monitorId: string, ruleId: string, input: UpdateAlertRuleDto): Promise<AlertRuleDto> {
+    const monitor = await this.monitor(monitorId);
+    const rule = await this.em.findOne(AlertRule, { id: ruleId, monitor });
+    if (!rule) throw new NotFound('Alert rule');
+    if (input.destination_ids !== undefined) {
+      await this.assertDestinations(input.destination_ids);
+      rule.destinationIds = input.destination_ids;
+    }
+    if (input.confirm?.consecutive_failures !== undefined)
+      rule.consecutiveFailures = input.confirm.consecutive_failures;
+    if (input.confirm?.min_regions !== undefined) rule.minRegions = input.confirm.min_regions;
+    if (input.threshold_ms !== undefined) rule.thresholdMs = input.threshold_ms;
+    if (input.notify_recovery !== undefined) rule.notifyRecovery = input.notify_recovery;
+    if (input.reminder_minutes !== undefined) rule.reminderMinutes = input.reminder_minutes;
+    if (input.enabled !== undefined) {
+      rule.enabled = input.enabled;
+      // A rule switched off forgets its incident; switched on again, it starts from a clean slate.
+      if (!input.enabled) Object.assign(rule, { state: 'ok', streaks: {}, notifiedAt: null });
+    }
+    await this.em.flush();
+    return present(rule);
+  }
+
+  private async monitor(id: string): Promise<Monitor> {
+    const monitor = await this.em.findOne(Monitor, { id });
+    if (!monitor) throw new NotFound('Monitor');
+    return monitor;
+  }
+
+  /** Every id must name one of the workspace's destinations. */
+  private async assertDestinations(ids: string[]): Promise<void> {
+    const found = await this.em.find(AlertDestination, { id: { $in: ids } }, { fields: ['id'] });
+    const unknown = ids.filter((id) => !found.some((destination) => destination.id === id));
+    if (unknown.length) {
+      throw ValidationFailed.field('destination_ids', `unknown destination ${unknown.join(', ')}`);
+    }
+  }
+}
+
+function present(rule: AlertRule): AlertRuleDto {
+  return {
+    id: rule.id,
+    monitor_id: rule.monitor.id,
+    event: rule.event,
+    destination_ids: rule.destinationIds,
+    confirm: { consecutive_failures: rule.consecutiveFailures, min_regions: rule.minRegions },
+    threshold_ms: rule.thresholdMs,
+    notify_recovery: rule.notifyRecovery,
+    reminder_minutes: rule.reminderMinutes,
+    enabled: rule.enabled,
+    state: rule.state,
+    created_at: rule.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { ArrayType, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { WorkspaceScoped } from '../common/tenancy/workspace-scope';
+import { Workspace } from '../workspaces/entities/workspace.entity';
+
+export const EVENT_TYPES = [
+  'monitor.down',
+  'monitor.recovered',
+  'change.detected',
+  'value.changed',
+  'release_check.completed',
+  'release_check.reviewed',
+  'a11y_scan.completed',
+  'ping',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The outbox: an event is written in the same transaction as the state change it reports, so the two commit or
+ * roll back together; the relay fans it out to destinations afterwards. Never updated but for `relayedAt`.
+ */
+@Entity({ tableName: 'events' })
+@WorkspaceScoped()
+// The relay's scan: events not yet fanned out, oldest first.
+@Index({
+  name: 'events_unrelayed_index',
+  expression: 'create index "events_unrelayed_index" on "events" ("created_at") where "relayed_at" is null',
+})
+export class OutboxEvent {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
+  workspace: Workspace;
+
+  @Property({ type: 'text' })
+  type: EventType;
+
+  @Property({ type: 'json' })
+  data: Record<string, unknown>;
+
+  /** Destinations named by the rule that raised it; workspace-wide subscribers are added when it is relayed. */
+  @Property({ type: ArrayType, columnType: 'uuid[]' })
+  destinationIds: string[] & Opt = [];
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  relayedAt: Date | null = null;
+}

@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Workspace } from '../workspaces/entities/workspace.entity';
+import { type EventType, OutboxEvent } from './event.entity';
+
+export interface NewEvent {
+  workspaceId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  /** Destinations a rule named (besides the workspace's subscribers of this type). */
+  destinationIds?: string[];
+}
+
+/**
+ * Records an event in the caller's unit of work: call it inside the transaction that makes the change, so the event
+ * exists exactly when the change does. The relay delivers it after commit.
+ */
+export function recordEvent(em: EntityManager, event: NewEvent): OutboxEvent {
+  return em.create(OutboxEvent, {
+    workspace: em.getReference(Workspace, event.workspaceId),
+    type: event.type,
+    data: event.data,
+    destinationIds: event.destinationIds ?? [],
+  });
+}
