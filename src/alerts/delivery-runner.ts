@@ -107,6 +107,8 @@ export class DeliveryRunner {
       );
       if (locked.attempts.length + 1 !== job.attempt) return null;
       if (!outcome) {
+        const notSent = { at: new Date().toISOString(), response_status: null, duration_ms: 0, response_body: null };
+        locked.attempts = [...locked.attempts, { ...notSent, error: 'not sent: the destination is disabled' }];
         locked.status = 'failed';
         locked.nextAttemptAt = null;
         return null;
