@@ -1,5 +1,6 @@
 // ESLint with typescript-eslint's type-checked rules; formatting is Prettier's job.
 import eslint from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -10,7 +11,7 @@ export default tseslint.config(
       'coverage/',
       'data/',
       '.tmp/',
-      'web/',
+      'web/dist/',
       'libs/api-client/schema.d.ts',
       '**/*.js',
       '**/*.mjs',
@@ -24,6 +25,23 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The web interface is type-checked with its own tsconfig (DOM, JSX, bundler resolution), not the service's.
+    files: ['web/**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: ['./web/tsconfig.json', './web/tsconfig.node.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs['recommended-latest'].rules,
+      // A warning would pass unnoticed in CI: a hook's missing dependency is a bug.
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

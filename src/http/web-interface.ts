@@ -1,19 +1,62 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet from 'helmet';
 import { projectRoot } from '../openapi/contract';
 
 /** Paths the web interface never answers: the API, its docs, and the operations endpoints. */
 const NOT_THE_INTERFACE = /^\/(api|docs|health|metrics)(\/|$)/;
 
+export interface WebInterfaceOptions {
+  /**
+   * Send `Strict-Transport-Security`. Only right when the interface is reached over https, which the service cannot
+   * tell from behind a proxy; there is no public-URL setting yet, so nothing turns it on.
+   */
+  hsts?: boolean;
+}
+
+/**
+ * The security headers of every interface response (index.html, its assets, the fallback for deep links): a strict
+ * Content-Security-Policy (scripts and styles only from the service itself, no inline script, no framing), no
+ * framing for older browsers either, no MIME sniffing, no referrer. Screenshots are shown through blob: URLs.
+ */
+export function webInterfaceHeaders(options: WebInterfaceOptions = {}): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'"],
+        'img-src': ["'self'", 'blob:', 'data:'],
+        'font-src': ["'self'"],
+        'connect-src': ["'self'"],
+        'object-src': ["'none'"],
+        'base-uri': ["'none'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    noSniff: true,
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+}
+
 /**
  * Serves the web interface (the SPA built into web/dist by `npm run build`) at `/`: its files as they are, and
  * index.html for any other page path, so links such as /release-checks/<id> open the right screen.
  */
-export function serveWebInterface(app: NestExpressApplication): void {
+export function serveWebInterface(app: NestExpressApplication, options: WebInterfaceOptions = {}): void {
   const root = join(projectRoot(), 'web', 'dist');
   const index = join(root, 'index.html');
+  const headers = webInterfaceHeaders(options);
+  // The API and the docs set their own headers; everything else is the interface.
+  app.use((request: Request, response: Response, next: NextFunction) =>
+    NOT_THE_INTERFACE.test(request.path) ? next() : headers(request, response, next),
+  );
   // Built file names carry a content hash, so they may be cached for long; index.html must not be.
   app.useStaticAssets(root, { index: false, immutable: true, maxAge: '365d' });
   app.use((request: Request, response: Response, next: NextFunction) => {

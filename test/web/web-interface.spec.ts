@@ -1,49 +1,29 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import * as axeCore from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { ApiClient } from '../support/api-client';
 import { waitForCollection } from '../support/release-checks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page as sitePage, TestSite } from '../support/test-site';
+import {
+  cspViolations,
+  escapeRegExp,
+  expectFitsPhone,
+  expectNoAxeViolations,
+  launchBrowser,
+  newContext,
+  screenshot,
+  signInThroughForm,
+  text,
+} from './browser';
+import { ensureWebBuild } from './web-build';
 
 /*
  * The web interface in a real Chromium against the real service (API, workers, PostgreSQL, Redis): sign-in, the
  * release-check list and page, review (and who may do it), API keys, workspaces (switcher, members, settings) and the
  * admin area, each page scanned with axe-core.
  */
-
-const ROOT = join(__dirname, '..', '..');
-const WEB = join(ROOT, 'web');
-// The README's screenshots are refreshed with SAVE_SCREENS=1; ordinary runs leave the committed ones alone.
-const SCREENS = process.env.SAVE_SCREENS === '1' ? join(ROOT, 'docs', 'screens') : join(ROOT, '.tmp', 'screens');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa'];
-
-/** Builds web/dist when it is missing or older than any source of the web interface. */
-function ensureWebBuild(): void {
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-      const path = join(dir, entry.name);
-      return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-    }, 0);
-  const index = join(WEB, 'dist', 'index.html');
-  const sources = Math.max(
-    newest(join(WEB, 'src')),
-    newest(join(WEB, 'public')),
-    statSync(join(WEB, 'index.html')).mtimeMs,
-    statSync(join(WEB, 'vite.config.mts')).mtimeMs,
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(WEB, 'vite.config.mts')],
-    { cwd: ROOT, stdio: 'pipe', timeout: 60_000 },
-  );
-}
 
 /** A site whose every page answers after a delay, so a check stays in collection long enough to watch it. */
 async function startSlowSite(delayMs: number): Promise<{ origin: string; stop: () => Promise<void> }> {
@@ -57,31 +37,6 @@ async function startSlowSite(delayMs: number): Promise<{ origin: string; stop: (
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
-  const loaded = await page.evaluate(() => typeof (window as any).axe !== 'undefined');
-  if (!loaded) await page.addScriptTag({ content: axeCore.source });
-  const violations: { id: string; help: string; nodes: string[] }[] = await page.evaluate(async (tags) => {
-    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return result.violations.map((violation: any) => ({
-      id: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node: any) => `${node.target.join(' ')}: ${node.failureSummary}`),
-    }));
-  }, AXE_TAGS);
-  expect({ page: label, violations }).toEqual({ page: label, violations: [] });
-}
-
-/** An element's text as read aloud (visually hidden parts included), whitespace collapsed. */
-async function text(locator: Locator): Promise<string> {
-  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
-}
-
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
-  await page.screenshot({ path: join(SCREENS, name), fullPage });
 }
 
 describe('web interface (real Chromium against the real service)', () => {
@@ -115,13 +70,6 @@ describe('web interface (real Chromium against the real service)', () => {
     return created.body;
   }
 
-  async function signInThroughForm(target: Page, email: string, password: string): Promise<void> {
-    await target.getByLabel('Email').fill(email);
-    await target.getByLabel('Password').fill(password);
-    await target.getByRole('button', { name: 'Sign in' }).click();
-    await target.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
   async function signOut(target: Page): Promise<void> {
     await target.getByRole('button', { name: 'Sign out' }).click();
     await target.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
@@ -134,11 +82,7 @@ describe('web interface (real Chromium against the real service)', () => {
     viewport = { width: 1440, height: 900 },
     permissions: string[] = [],
   ): Promise<{ tab: Page; close: () => Promise<void> }> {
-    const own = await browser.newContext({
-      viewport,
-      permissions,
-      ...(viewport.width <= 390 ? { isMobile: true, hasTouch: true } : {}),
-    });
+    const own = await newContext(browser, { viewport, permissions });
     const tab = await own.newPage();
     await tab.goto(url('/sign-in'));
     await signInThroughForm(tab, email, password);
@@ -150,11 +94,6 @@ describe('web interface (real Chromium against the real service)', () => {
     await tab.getByLabel('Workspace', { exact: true }).selectOption({ label: option });
     await tab.getByRole('button', { name: 'Switch workspace' }).click();
     await tab.getByText(new RegExp(`^You are now in the workspace “${escapeRegExp(name)}”`)).waitFor();
-  }
-
-  async function expectFitsPhone(tab: Page, label: string): Promise<void> {
-    const width = await tab.evaluate(() => document.documentElement.scrollWidth);
-    expect({ page: label, width }).toEqual({ page: label, width: 390 });
   }
 
   /** A key its creator issues in one of their workspaces (keys act in the workspace they were created in). */
@@ -187,20 +126,9 @@ describe('web interface (real Chromium against the real service)', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(SCREENS, { recursive: true });
     ensureWebBuild();
     [site, slow, service] = await Promise.all([new TestSite().start(), startSlowSite(2_000), startTestApp()]);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
     const api = new ApiClient(service.baseUrl);
     person = await createAccount(api);
     ci = await issueKey(person, ['monitors:read', 'monitors:write']);
@@ -230,7 +158,7 @@ describe('web interface (real Chromium against the real service)', () => {
     expect(checks.diff).toMatchObject({ collection_status: 'completed', gate: 'pending' });
     expect(checks.gone).toMatchObject({ collection_status: 'incomplete', gate: 'failed' });
 
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    context = await newContext(browser, { viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
   }, 120_000);
 
@@ -396,7 +324,7 @@ describe('web interface (real Chromium against the real service)', () => {
   }, 60_000);
 
   it('renders the check page (and the other screens) 390 px wide without horizontal scrolling', async () => {
-    const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const mobile = await newContext(browser, { viewport: { width: 390, height: 844 } });
     try {
       const phone = await mobile.newPage();
       await phone.goto(url(`/release-checks/${checks.diff.id}`));
@@ -841,4 +769,8 @@ describe('web interface (real Chromium against the real service)', () => {
       review: { decision: { decision: 'approve', reviewer: { email: teammate.email } } },
     });
   }, 90_000);
+
+  it('no page broke the Content-Security-Policy: no inline script or style was refused', () => {
+    expect(cspViolations).toEqual([]);
+  });
 });

@@ -1,15 +1,14 @@
 import { Fragment, type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { call, ProblemError, WORKSPACE_GONE } from './api';
+import { api, ok, ProblemError, WORKSPACE_GONE } from './api';
 import { ProblemAlert } from './components/ProblemAlert';
+import { usePageTitle } from './components/usePageTitle';
 import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
-import { AdminPage } from './pages/AdminPage';
-import { ApiKeysPage } from './pages/ApiKeysPage';
-import { NotFoundPage, NotPermittedPage } from './pages/StatusPages';
-import { ReleaseCheckPage } from './pages/ReleaseCheckPage';
-import { ReleaseChecksPage } from './pages/ReleaseChecksPage';
+import { useResource } from './hooks/useResource';
 import { SignInPage } from './pages/SignInPage';
-import { NoWorkspacePage, WorkspacePage } from './pages/WorkspacePage';
-import { Link, match, navigate, safeReturnPath, useLocation } from './router';
+import { NotFoundPage } from './pages/StatusPages';
+import { NoWorkspacePage } from './pages/WorkspacePage';
+import { Link, navigate, safeReturnPath, useLocation } from './router';
+import { navEntries, resolveRoute } from './routes';
 import {
   clearSession,
   onSessionChange,
@@ -19,25 +18,59 @@ import {
   type Session,
   type WorkspaceChangeReason,
 } from './session';
-import type { CurrentUser, WorkspaceList } from './types';
+import type { CurrentUser } from './types';
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
   return null;
 }
 
+function RouteTitle({ title }: { title: string }) {
+  usePageTitle(title);
+  return null;
+}
+
+interface WorkspaceNotice {
+  reason: WorkspaceChangeReason;
+  text: string;
+  /** The page it appeared on: it belongs there and is not shown on the next. */
+  pathname: string;
+}
+
+/** The person's profile as loaded for one session token: `me` is null for a person in no workspace. */
+interface Profile {
+  token: string;
+  me: CurrentUser | null;
+  notice: WorkspaceNotice | null;
+}
+
+function noticeFor(reason: WorkspaceChangeReason | null, me: CurrentUser): WorkspaceNotice | null {
+  const pathname = window.location.pathname;
+  if (reason === 'switched') {
+    return {
+      reason,
+      pathname,
+      text: `You are now in the workspace “${me.workspace.name}” (your role: ${me.workspace.role ?? 'none'}).`,
+    };
+  }
+  if (reason === 'removed') {
+    return {
+      reason,
+      pathname,
+      text: `You are no longer a member of the workspace you were in, so Vigil switched to your default workspace, “${me.workspace.name}”.`,
+    };
+  }
+  return null;
+}
+
 export function App() {
   const location = useLocation();
   const [session, setSession] = useState<Session | null>(() => readSession());
-  const [user, setUser] = useState<CurrentUser | null>(null);
-  const [userError, setUserError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [noWorkspace, setNoWorkspace] = useState(false);
   // Bumped to load the profile again: after a switch of workspace, or a change to the current one.
   const [userVersion, setUserVersion] = useState(0);
   const reloadUser = useCallback(() => setUserVersion((version) => version + 1), []);
   const workspaceChange = useRef<WorkspaceChangeReason | null>(null);
-  const [workspaceNotice, setWorkspaceNotice] = useState<{ reason: WorkspaceChangeReason; text: string } | null>(null);
 
   useEffect(
     () =>
@@ -47,8 +80,6 @@ export function App() {
           setNotice(null);
           return;
         }
-        setUser(null);
-        setNoWorkspace(false);
         setNotice(
           reason === 'signed_out'
             ? 'You have signed out.'
@@ -69,68 +100,51 @@ export function App() {
     return () => clearTimeout(timer);
   }, [session]);
 
-  // Another workspace (chosen in the switcher, or the stored one is no longer the person's): load it. A release
-  // check belongs to one workspace, so its page gives way to the list.
+  // Another workspace (chosen in the switcher, or the stored one is no longer the person's): load it. A page of one
+  // workspace's resource (a release check) gives way to its list.
   useEffect(
     () =>
       onWorkspaceChange((_workspaceId, reason) => {
         workspaceChange.current = reason;
         setUserVersion((version) => version + 1);
-        if (match('/release-checks/:id', window.location.pathname)) navigate('/release-checks');
+        const leaveFor = resolveRoute(window.location.pathname)?.route.onWorkspaceSwitch;
+        if (leaveFor) navigate(leaveFor);
       }),
     [],
   );
 
-  const token = session?.token;
-  useEffect(() => {
-    if (!token) return;
-    let live = true;
-    setUserError(null);
-    call<CurrentUser>('GET', '/users/me').then(
-      (me) => {
-        if (!live) return;
-        // The workspace the API acted in (the default one unless chosen) is named on every later call.
-        rememberWorkspaceId(me.workspace.id);
-        setNoWorkspace(false);
-        setUser(me);
-        const reason = workspaceChange.current;
-        workspaceChange.current = null;
-        if (reason === 'switched') {
-          setWorkspaceNotice({
-            reason,
-            text: `You are now in the workspace “${me.workspace.name}” (your role: ${me.workspace.role ?? 'none'}).`,
-          });
-        } else if (reason === 'removed') {
-          setWorkspaceNotice({
-            reason,
-            text: `You are no longer a member of the workspace you were in, so Vigil switched to your default workspace, “${me.workspace.name}”.`,
-          });
+  const token = session?.token ?? null;
+  const profileKey = token ? `${userVersion}:${token}` : null;
+  const profile = useResource<Profile>(profileKey, async (signal) => {
+    const reason = workspaceChange.current;
+    try {
+      const me = await ok(api.GET('/users/me', { signal }));
+      // The workspace the API acted in (the default one unless chosen) is named on every later call.
+      rememberWorkspaceId(me.workspace.id);
+      workspaceChange.current = null;
+      return { token: token ?? '', me, notice: noticeFor(reason, me) };
+    } catch (error) {
+      // A 404 with no workspace left: the person belongs to none.
+      if (error instanceof ProblemError && error.status === 404 && error.code !== WORKSPACE_GONE) {
+        const none = await ok(api.GET('/workspaces', { params: { query: { per_page: 1 } }, signal })).then(
+          (list) => list.data.length === 0,
+          () => false,
+        );
+        if (none) {
+          workspaceChange.current = null;
+          return { token: token ?? '', me: null, notice: null };
         }
-      },
-      async (error: unknown) => {
-        if (!live) return;
-        // The stored workspace is gone; dropping it has already asked for the default one.
-        if (error instanceof ProblemError && error.code === WORKSPACE_GONE) return;
-        if (error instanceof ProblemError && error.status === 404) {
-          const none = await call<WorkspaceList>('GET', '/workspaces', { query: { per_page: 1 } }).then(
-            (list) => list.data.length === 0,
-            () => false,
-          );
-          if (!live) return;
-          if (none) {
-            workspaceChange.current = null;
-            setUser(null);
-            setNoWorkspace(true);
-            return;
-          }
-        }
-        setUserError(error);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [token, userVersion]);
+      }
+      throw error;
+    }
+  });
+  // What was loaded for another session (the person before a sign-out) is never shown.
+  const current = profile.data && profile.data.token === token ? profile.data : null;
+  const user = current?.me ?? null;
+  const noWorkspace = current !== null && current.me === null;
+  // The stored workspace is gone: dropping it has already asked for the default one, which is loading.
+  const userError =
+    profile.error instanceof ProblemError && profile.error.code === WORKSPACE_GONE ? null : profile.error;
 
   // After an in-app navigation, move focus to the new page so keyboard and screen-reader users start there.
   const mainRef = useRef<HTMLElement>(null);
@@ -142,8 +156,7 @@ export function App() {
   }, [location.pathname]);
 
   const { pathname } = location;
-  // A workspace notice belongs to the page it appeared on.
-  useEffect(() => setWorkspaceNotice(null), [pathname]);
+  const workspaceNotice = current?.notice && current.notice.pathname === pathname ? current.notice : null;
   // A switch remounts the page; if that took the focus with it (leaving a workspace from its page), start at main.
   useEffect(() => {
     if (workspaceNotice && (!document.activeElement || document.activeElement === document.body)) {
@@ -168,7 +181,7 @@ export function App() {
       <PublicLayout mainRef={mainRef}>
         {noWorkspace ? (
           <NoWorkspacePage />
-        ) : userError ? (
+        ) : userError && !profile.loading ? (
           <>
             <h1>Vigil could not load your account</h1>
             <ProblemAlert error={userError} />
@@ -185,31 +198,17 @@ export function App() {
     );
   }
 
-  let page: ReactNode;
-  let section: 'checks' | 'keys' | 'workspace' | 'admin' | null = null;
-  let params: Record<string, string> | null;
-  if (pathname === '/' || pathname === '') {
-    page = <Redirect to="/release-checks" />;
-  } else if (match('/release-checks', pathname)) {
-    section = 'checks';
-    page = <ReleaseChecksPage />;
-  } else if ((params = match('/release-checks/:id', pathname))) {
-    section = 'checks';
-    page = <ReleaseCheckPage key={params.id} id={params.id} me={user} />;
-  } else if (match('/settings', pathname)) {
-    page = <Redirect to="/settings/api-keys" />;
-  } else if (match('/settings/api-keys', pathname)) {
-    section = 'keys';
-    page = <ApiKeysPage me={user} />;
-  } else if (match('/workspace', pathname)) {
-    section = 'workspace';
-    page = <WorkspacePage me={user} onChanged={reloadUser} />;
-  } else if (match('/admin', pathname)) {
-    section = 'admin';
-    page = user.role === 'admin' ? <AdminPage /> : <NotPermittedPage />;
-  } else {
-    page = <NotFoundPage />;
-  }
+  const resolved = resolveRoute(pathname);
+  if (resolved?.route.redirect) return <Redirect to={resolved.route.redirect} />;
+  const section = resolved?.route.section ?? null;
+  const page: ReactNode = resolved?.route.render ? (
+    <>
+      <RouteTitle title={resolved.route.title} />
+      {resolved.route.render({ params: resolved.params, user, reloadUser })}
+    </>
+  ) : (
+    <NotFoundPage />
+  );
 
   return (
     <>
@@ -224,31 +223,16 @@ export function App() {
           </Link>
           <nav className="site-nav" aria-label="Main">
             <ul>
-              <li>
-                <Link to="/release-checks" aria-current={section === 'checks' ? 'page' : undefined}>
-                  Release checks
-                </Link>
-              </li>
-              <li>
-                <Link to="/settings/api-keys" aria-current={section === 'keys' ? 'page' : undefined}>
-                  API keys
-                </Link>
-              </li>
-              <li>
-                <Link to="/workspace" aria-current={section === 'workspace' ? 'page' : undefined}>
-                  Workspace
-                </Link>
-              </li>
-              {user.role === 'admin' ? (
-                <li>
-                  <Link to="/admin" aria-current={section === 'admin' ? 'page' : undefined}>
-                    Admin
+              {navEntries(user).map((entry) => (
+                <li key={entry.path}>
+                  <Link to={entry.path} aria-current={section === entry.section ? 'page' : undefined}>
+                    {entry.label}
                   </Link>
                 </li>
-              ) : null}
+              ))}
             </ul>
           </nav>
-          <WorkspaceSwitcher user={user} />
+          <WorkspaceSwitcher user={user} profileKey={profileKey ?? ''} />
           <div className="site-user">
             <span className="site-user-email" title={user.email}>
               {user.email}

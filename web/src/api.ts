@@ -1,7 +1,16 @@
+import type { Middleware } from 'openapi-fetch';
+import { createVigilClient, type VigilClient } from '../../libs/api-client';
 import { clearSession, readSession, readWorkspaceId, type Session, storeWorkspaceId } from './session';
 import type { Problem } from './types';
 
-export const API_BASE = '/api/v1';
+/*
+ * The web interface's one way to the API: the typed client generated from openapi.yaml (libs/api-client), wrapped
+ * once with what every signed-in call needs. `api` adds the session's token and `X-Workspace-Id`, ends the session on
+ * a 401, falls back to the default workspace when the chosen one is no longer the person's, and turns every failure
+ * into a ProblemError; `ok()` unwraps a call's data. Pages never build paths or headers by hand:
+ *
+ *   const check = await ok(api.GET('/release-checks/{id}', { params: { path: { id } }, signal }));
+ */
 
 /** A failed call, carrying the RFC 9457 problem the API answered (or one made up for network failures). */
 export class ProblemError extends Error {
@@ -25,45 +34,24 @@ function problemFrom(status: number, statusText: string, body: unknown): Problem
     title: statusText || `HTTP ${status}`,
     status,
     code: `http_${status}`,
-    detail: typeof body === 'string' && body.length < 300 ? body : undefined,
+    detail: typeof body === 'string' && body.length > 0 && body.length < 300 ? body : undefined,
   };
 }
 
 /** The code of the problem a call answers when the workspace it acted in is no longer the person's. */
 export const WORKSPACE_GONE = 'workspace_gone';
 
-/** The headers every signed-in request carries: the token, and the workspace it acts in. */
-function sessionHeaders(session: Session): Record<string, string> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${session.token}` };
-  const workspaceId = readWorkspaceId();
-  if (workspaceId) headers['X-Workspace-Id'] = workspaceId;
-  return headers;
-}
+const signedOut = () =>
+  new ProblemError({ type: 'about:blank', title: 'Signed out', status: 401, code: 'session_expired' });
 
-const verifying = new Map<string, Promise<boolean>>();
-
-/**
- * After a 404 in a chosen workspace: is the person still a member of it? `GET /workspaces/{id}` answers 404 to a
- * non-member. When they are not (removed meanwhile), the stored id is dropped and the interface falls back to the
- * default workspace. Answers whether it was dropped.
- */
-function dropWorkspaceIfGone(session: Session, workspaceId: string): Promise<boolean> {
-  let pending = verifying.get(workspaceId);
-  if (!pending) {
-    pending = fetch(`${API_BASE}/workspaces/${encodeURIComponent(workspaceId)}`, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${session.token}` },
-    })
-      .then((response) => {
-        if (response.status !== 404) return false;
-        if (readWorkspaceId() === workspaceId) storeWorkspaceId(null, 'removed');
-        return true;
-      })
-      .catch(() => false)
-      .finally(() => verifying.delete(workspaceId));
-    verifying.set(workspaceId, pending);
-  }
-  return pending;
-}
+const unreachable = () =>
+  new ProblemError({
+    type: 'about:blank',
+    title: 'The service could not be reached',
+    status: 0,
+    code: 'network_error',
+    detail: 'Check your connection and try again.',
+  });
 
 function workspaceGone(): ProblemError {
   return new ProblemError({
@@ -75,89 +63,131 @@ function workspaceGone(): ProblemError {
   });
 }
 
-export interface CallOptions {
-  body?: unknown;
-  query?: Record<string, string | number | undefined>;
-  signal?: AbortSignal;
-  /** Calls made without the session (sign-in). */
-  anonymous?: boolean;
+const origin = () => window.location.origin;
+
+const verifying = new Map<string, Promise<boolean>>();
+
+/**
+ * After a 404 in a chosen workspace: is the person still a member of it? `GET /workspaces/{id}` answers 404 to a
+ * non-member. When they are not (removed meanwhile), the stored id is dropped and the interface falls back to the
+ * default workspace. Answers whether it was dropped.
+ */
+function dropWorkspaceIfGone(session: Session, workspaceId: string): Promise<boolean> {
+  let pending = verifying.get(workspaceId);
+  if (!pending) {
+    // A bare client: this call must not name the workspace it asks about, nor recurse into this check.
+    pending = createVigilClient({ baseUrl: origin(), accessToken: session.token })
+      .GET('/workspaces/{id}', { params: { path: { id: workspaceId } } })
+      .then(({ response }) => {
+        if (response.status !== 404) return false;
+        if (readWorkspaceId() === workspaceId) storeWorkspaceId(null, 'removed');
+        return true;
+      })
+      .catch(() => false)
+      .finally(() => verifying.delete(workspaceId));
+    verifying.set(workspaceId, pending);
+  }
+  return pending;
 }
 
-/** One call to the public API. A 401 on a signed-in call ends the session and sends the person to sign-in. */
-export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-  const session = options.anonymous ? null : readSession();
-  if (!options.anonymous && !session) {
+/** Adds the session (token and workspace) to a request; without a live session the call ends the session instead. */
+function withSession(request: Request): { request: Request; session: Session; workspaceId: string | null } {
+  const session = readSession();
+  if (!session) {
     clearSession('expired');
-    throw new ProblemError({ type: 'about:blank', title: 'Signed out', status: 401, code: 'session_expired' });
+    throw signedOut();
   }
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== '') params.set(name, String(value));
-  }
-  const query = params.size ? `?${params}` : '';
-  const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (session) Object.assign(headers, sessionHeaders(session));
+  request.headers.set('Authorization', `Bearer ${session.token}`);
+  const workspaceId = readWorkspaceId();
+  if (workspaceId) request.headers.set('X-Workspace-Id', workspaceId);
+  return { request, session, workspaceId };
+}
 
-  let response: Response;
+/** What a failed response means, with the session's side effects: a 401 ends it, a gone workspace is dropped. */
+async function failure(
+  response: Response,
+  body: unknown,
+  signedIn: { session: Session; workspaceId: string | null } | null,
+): Promise<ProblemError> {
+  const problem = problemFrom(response.status, response.statusText, body);
+  if (response.status === 429) {
+    const retry = response.headers.get('Retry-After');
+    if (retry) problem.detail = `${problem.detail ?? 'Too many requests.'} Try again in ${retry} s.`;
+  }
+  if (!signedIn) return new ProblemError(problem);
+  if (response.status === 401) clearSession('unauthorized');
+  const { session, workspaceId } = signedIn;
+  if (response.status === 404 && workspaceId && (await dropWorkspaceIfGone(session, workspaceId))) {
+    return workspaceGone();
+  }
+  return new ProblemError(problem);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.clone().text();
+  if (!text || !/json/.test(response.headers.get('content-type') ?? '')) return text;
   try {
-    response = await fetch(`${API_BASE}${path}${query}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ProblemError({
-      type: 'about:blank',
-      title: 'The service could not be reached',
-      status: 0,
-      code: 'network_error',
-      detail: 'Check your connection and try again.',
-    });
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
-  const text = await response.text();
-  let body: unknown = text;
-  if (text && /json/.test(response.headers.get('content-type') ?? '')) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
-  if (!response.ok) {
-    const problem = problemFrom(response.status, response.statusText, body);
-    if (response.status === 429) {
-      const retry = response.headers.get('Retry-After');
-      if (retry) problem.detail = `${problem.detail ?? 'Too many requests.'} Try again in ${retry} s.`;
-    }
-    if (response.status === 401 && session) clearSession('unauthorized');
-    const workspaceId = headers['X-Workspace-Id'];
-    if (response.status === 404 && session && workspaceId && (await dropWorkspaceIfGone(session, workspaceId))) {
-      throw workspaceGone();
-    }
-    throw new ProblemError(problem);
-  }
-  return body as T;
+}
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+function problemMiddleware(signedIn: boolean): Middleware {
+  const sessions = new Map<string, { session: Session; workspaceId: string | null }>();
+  return {
+    onRequest({ request, id }) {
+      request.headers.set('Accept', 'application/json, application/problem+json');
+      if (!signedIn) return request;
+      const prepared = withSession(request);
+      sessions.set(id, prepared);
+      return prepared.request;
+    },
+    onError({ error, id }) {
+      sessions.delete(id);
+      return isAbort(error) ? (error as Error) : unreachable();
+    },
+    async onResponse({ response, id }) {
+      const context = sessions.get(id) ?? null;
+      sessions.delete(id);
+      if (response.ok) return undefined;
+      throw await failure(response, await readBody(response), context);
+    },
+  };
+}
+
+function client(signedIn: boolean): VigilClient {
+  const created = createVigilClient({ baseUrl: origin(), fetch: (input) => globalThis.fetch(input) });
+  created.use(problemMiddleware(signedIn));
+  return created;
+}
+
+/** Calls as the signed-in person, in the workspace they chose. */
+export const api = client(true);
+
+/** Calls without a session: signing in. */
+export const publicApi = client(false);
+
+/**
+ * The data of a successful call. Failures never reach here (the middleware throws a ProblemError), so a missing body
+ * is a 204's.
+ */
+export async function ok<T>(pending: Promise<{ data?: T; response: Response }>): Promise<T> {
+  const { data } = await pending;
+  return data as T;
 }
 
 /** Fetches a protected file (a screenshot) with the session's token and answers an object URL for it. */
 export async function fetchObjectUrl(url: string, signal?: AbortSignal): Promise<string> {
-  const session = readSession();
-  if (!session) {
-    clearSession('expired');
-    throw new ProblemError({ type: 'about:blank', title: 'Signed out', status: 401, code: 'session_expired' });
+  const prepared = withSession(new Request(new URL(url, origin()), { signal }));
+  let response: Response;
+  try {
+    response = await fetch(prepared.request);
+  } catch (error) {
+    throw isAbort(error) ? error : unreachable();
   }
-  const headers = sessionHeaders(session);
-  const response = await fetch(url, { headers, signal });
-  if (!response.ok) {
-    if (response.status === 401) clearSession('unauthorized');
-    const workspaceId = headers['X-Workspace-Id'];
-    if (response.status === 404 && workspaceId && (await dropWorkspaceIfGone(session, workspaceId))) {
-      throw workspaceGone();
-    }
-    throw new ProblemError(problemFrom(response.status, response.statusText, undefined));
-  }
+  if (!response.ok) throw await failure(response, undefined, prepared);
   return URL.createObjectURL(await response.blob());
 }

@@ -17,3 +17,21 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 export const VIEWPORT_LABEL = { desktop: 'desktop (1440 × 900)', mobile: 'mobile (390 × 844)' } as const;
+
+/** An uptime percentage from the API (0–100), or "no checks" when the window had none. */
+export function formatUptime(percent: number | null | undefined): string {
+  if (percent === null || percent === undefined) return 'no checks';
+  if (percent === 100) return '100%';
+  return `${percent.toFixed(2)}%`;
+}
+
+export function formatMs(ms: number): string {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  return ms < 10 && !Number.isInteger(ms) ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+}
+
+export function formatInterval(seconds: number): string {
+  if (seconds % 3600 === 0) return plural(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return plural(seconds / 60, 'minute');
+  return plural(seconds, 'second');
+}

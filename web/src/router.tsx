@@ -65,3 +65,19 @@ export function match(pattern: string, pathname: string): Record<string, string>
   }
   return params;
 }
+
+/** A path with a query string of the parameters that have a value (`page` 1 is left out: it is the default). */
+export function withQuery(path: string, params: Record<string, string | number | boolean | undefined | null>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '' || (name === 'page' && value === 1)) continue;
+    query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** A positive page number from the query, 1 when absent or malformed. */
+export function pageParam(search: URLSearchParams): number {
+  return Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
+}

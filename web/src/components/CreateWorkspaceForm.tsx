@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { call } from '../api';
+import { api, ok } from '../api';
 import { storeWorkspaceId } from '../session';
-import type { Workspace } from '../types';
+import { TextField } from './Field';
 import { fieldError, ProblemAlert } from './ProblemAlert';
 import { useSubmit } from './useSubmit';
 
@@ -17,42 +17,30 @@ export function CreateWorkspaceForm({
 }) {
   const [name, setName] = useState('');
   const [local, setLocal] = useState<string | null>(null);
-  const inputId = `${idPrefix}-name`;
   const { busy, error, onSubmit } = useSubmit({
     check: () => {
       setLocal(name.trim() ? null : 'Give the workspace a name, such as your team’s.');
       return Boolean(name.trim());
     },
     send: async () => {
-      const created = await call<Workspace>('POST', '/workspaces', { body: { name: name.trim() } });
+      const created = await ok(api.POST('/workspaces', { body: { name: name.trim() } }));
       setName('');
       storeWorkspaceId(created.id);
     },
   });
 
-  const nameError = local ?? fieldError(error, 'name');
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <div className="field">
-        <label htmlFor={inputId}>{label}</label>
-        <input
-          id={inputId}
-          type="text"
-          maxLength={100}
-          required
-          aria-required="true"
-          aria-invalid={nameError ? true : undefined}
-          aria-describedby={nameError ? `${inputId}-error` : undefined}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          placeholder="e.g. Web team"
-        />
-        {nameError ? (
-          <p id={`${inputId}-error`} className="field-error">
-            {nameError}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        id={`${idPrefix}-name`}
+        label={label}
+        required
+        maxLength={100}
+        placeholder="e.g. Web team"
+        value={name}
+        onChange={setName}
+        error={local ?? fieldError(error, 'name')}
+      />
       <ProblemAlert error={error} />
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Creating…' : submitLabel}

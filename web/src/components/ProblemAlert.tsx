@@ -6,7 +6,11 @@ export function ProblemAlert({ error, title }: { error: unknown; title?: string 
   const problem =
     error instanceof ProblemError
       ? error.problem
-      : { title: 'Something went wrong', detail: error instanceof Error ? error.message : String(error), status: 0 };
+      : {
+          title: 'Something went wrong',
+          detail: error instanceof Error ? error.message : typeof error === 'string' ? error : undefined,
+          status: 0,
+        };
   const errors = 'errors' in problem && Array.isArray(problem.errors) ? problem.errors : [];
   const requiredScope = 'required_scope' in problem ? problem.required_scope : undefined;
   return (

@@ -1,16 +1,17 @@
-import { useCallback, useEffect, useState } from 'react';
-import { call } from '../api';
+import { useState } from 'react';
+import { api, ok } from '../api';
 import { Badge } from '../components/Badge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { type Column, DataTable } from '../components/DataTable';
+import { TextField } from '../components/Field';
 import { OneTimeSecret } from '../components/OneTimeSecret';
-import { Pagination } from '../components/Pagination';
 import { fieldError, ProblemAlert } from '../components/ProblemAlert';
-import { TableWrap } from '../components/TableWrap';
-import { usePageTitle } from '../components/usePageTitle';
+import { PagedList } from '../components/ResourceView';
 import { useSubmit } from '../components/useSubmit';
 import { formatDateTime } from '../format';
+import { useResource } from '../hooks/useResource';
 import { SCOPES } from '../scopes';
-import type { ApiKey, ApiKeyList, ApiKeyWithSecret, CurrentUser, Scope } from '../types';
+import type { ApiKey, ApiKeyWithSecret, CurrentUser, Scope } from '../types';
 
 /** Keys are recognised by the start of their secret, which always begins with `vgl_`. */
 export function displayPrefix(prefix: string): string {
@@ -24,30 +25,71 @@ export function keyStatus(key: Pick<ApiKey, 'revoked_at' | 'expires_at'>): { lab
 }
 
 export function ApiKeysPage({ me }: { me: CurrentUser }) {
-  usePageTitle('API keys');
   const workspace = me.workspace;
   // Workspace admins see (and may revoke) every key of the workspace; others their own. Viewers change nothing.
   const admin = workspace.role === 'admin';
   const canWrite = workspace.role === 'admin' || workspace.role === 'member';
   const [page, setPage] = useState(1);
-  const [list, setList] = useState<ApiKeyList | null>(null);
-  const [listError, setListError] = useState<unknown>(null);
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [message, setMessage] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setList(await call<ApiKeyList>('GET', '/users/me/api-keys', { query: { page, per_page: 50 } }));
-      setListError(null);
-    } catch (caught) {
-      setListError(caught);
-    }
-  }, [page]);
+  const keys = useResource(`/users/me/api-keys?page=${page}`, (signal) =>
+    ok(api.GET('/users/me/api-keys', { params: { query: { page, per_page: 50 } }, signal })),
+  );
 
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const columns: Column<ApiKey>[] = [
+    { header: 'Name', rowHeader: true, cell: (key) => key.name },
+    { header: 'Prefix', cell: (key) => <code className="nowrap">{displayPrefix(key.prefix)}…</code> },
+    {
+      header: 'Scopes',
+      cell: (key) => (
+        <ul className="scope-chips">
+          {key.scopes.map((scope) => (
+            <li key={scope}>
+              <code>{scope}</code>
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    {
+      header: 'Created by',
+      className: 'url',
+      cell: (key) =>
+        key.created_by ? (
+          <>
+            {key.created_by.email}
+            {key.created_by.id === me.id ? <span className="muted"> (you)</span> : null}
+          </>
+        ) : (
+          <span className="muted">No longer in Vigil</span>
+        ),
+    },
+    { header: 'Expires', cell: (key) => (key.expires_at ? formatDateTime(key.expires_at) : 'Never') },
+    { header: 'Last used', cell: (key) => (key.last_used_at ? formatDateTime(key.last_used_at) : 'Never') },
+    {
+      header: 'Status',
+      cell: (key) => {
+        const status = keyStatus(key);
+        return (
+          <>
+            <Badge tone={status.tone}>{status.label}</Badge>
+            {key.revoked_at ? <span className="small muted block">{formatDateTime(key.revoked_at)}</span> : null}
+          </>
+        );
+      },
+    },
+    {
+      header: <span className="visually-hidden">Actions</span>,
+      cell: (key) =>
+        !key.revoked_at && canWrite ? (
+          <button type="button" className="button button-small button-danger-outline" onClick={() => setRevoking(key)}>
+            Revoke<span className="visually-hidden"> {key.name}</span>
+          </button>
+        ) : null,
+    },
+  ];
 
   return (
     <>
@@ -91,7 +133,7 @@ export function ApiKeysPage({ me }: { me: CurrentUser }) {
             onCreated={(key) => {
               setCreated(key);
               setMessage(null);
-              void load();
+              keys.reload();
             }}
           />
         ) : (
@@ -116,87 +158,26 @@ export function ApiKeysPage({ me }: { me: CurrentUser }) {
               {message}
             </p>
           ) : null}
-          <ProblemAlert error={listError} />
-          {!list && !listError ? (
-            <p className="loading" role="status">
-              Loading keys…
-            </p>
-          ) : null}
-          {list && list.data.length === 0 ? (
-            <p className="muted">{admin ? 'This workspace has no API keys yet.' : 'You have no API keys yet.'}</p>
-          ) : null}
-          {list && list.data.length > 0 ? (
-            <TableWrap label={admin ? `Keys of ${workspace.name}` : 'Your keys'}>
-              <table className="table keys-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Created by</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((key) => {
-                    const status = keyStatus(key);
-                    return (
-                      <tr key={key.id} data-key-id={key.id}>
-                        <th scope="row">{key.name}</th>
-                        <td>
-                          <code className="nowrap">{displayPrefix(key.prefix)}…</code>
-                        </td>
-                        <td>
-                          <ul className="scope-chips">
-                            {key.scopes.map((scope) => (
-                              <li key={scope}>
-                                <code>{scope}</code>
-                              </li>
-                            ))}
-                          </ul>
-                        </td>
-                        <td className="url">
-                          {key.created_by ? (
-                            <>
-                              {key.created_by.email}
-                              {key.created_by.id === me.id ? <span className="muted"> (you)</span> : null}
-                            </>
-                          ) : (
-                            <span className="muted">No longer in Vigil</span>
-                          )}
-                        </td>
-                        <td>{key.expires_at ? formatDateTime(key.expires_at) : 'Never'}</td>
-                        <td>{key.last_used_at ? formatDateTime(key.last_used_at) : 'Never'}</td>
-                        <td>
-                          <Badge tone={status.tone}>{status.label}</Badge>
-                          {key.revoked_at ? (
-                            <span className="small muted block">{formatDateTime(key.revoked_at)}</span>
-                          ) : null}
-                        </td>
-                        <td>
-                          {!key.revoked_at && canWrite ? (
-                            <button
-                              type="button"
-                              className="button button-small button-danger-outline"
-                              onClick={() => setRevoking(key)}
-                            >
-                              Revoke<span className="visually-hidden"> {key.name}</span>
-                            </button>
-                          ) : null}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </TableWrap>
-          ) : null}
-          {list ? <Pagination pagination={list.pagination} onPage={setPage} label="API key pages" /> : null}
+          <PagedList
+            resource={keys}
+            loadingText="Loading keys…"
+            pagesLabel="API key pages"
+            onPage={setPage}
+            empty={
+              <p className="muted">{admin ? 'This workspace has no API keys yet.' : 'You have no API keys yet.'}</p>
+            }
+          >
+            {(rows) => (
+              <DataTable
+                label={admin ? `Keys of ${workspace.name}` : 'Your keys'}
+                className="keys-table"
+                rows={rows}
+                rowKey={(key) => key.id}
+                rowProps={(key) => ({ 'data-key-id': key.id })}
+                columns={columns}
+              />
+            )}
+          </PagedList>
         </section>
       </div>
 
@@ -206,11 +187,10 @@ export function ApiKeysPage({ me }: { me: CurrentUser }) {
           onClose={(revoked) => {
             setRevoking(null);
             if (revoked) {
-              setList((current) =>
-                current
-                  ? { ...current, data: current.data.map((item) => (item.id === revoked.id ? revoked : item)) }
-                  : current,
-              );
+              keys.mutate((current) => ({
+                ...current,
+                data: current.data.map((item) => (item.id === revoked.id ? revoked : item)),
+              }));
               setMessage(`Revoked “${revoked.name}”. Requests with it are refused from now on.`);
             }
           }}
@@ -245,13 +225,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => vo
     },
     send: async () => {
       const ordered = SCOPES.map((item) => item.scope).filter((scope) => scopes.includes(scope));
-      const key = await call<ApiKeyWithSecret>('POST', '/users/me/api-keys', {
-        body: {
-          name: name.trim(),
-          scopes: ordered,
-          ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
-        },
-      });
+      const key = await ok(
+        api.POST('/users/me/api-keys', {
+          body: {
+            name: name.trim(),
+            scopes: ordered,
+            ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+          },
+        }),
+      );
       setName('');
       setScopes([]);
       setExpires('');
@@ -267,26 +249,16 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => vo
     <section aria-labelledby="create-key-heading" className="card">
       <h2 id="create-key-heading">Create a key</h2>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="key-name">Name</label>
-          <input
-            id="key-name"
-            type="text"
-            maxLength={100}
-            required
-            aria-required="true"
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? 'key-name-error' : undefined}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="e.g. GitHub Actions release gate"
-          />
-          {nameError ? (
-            <p id="key-name-error" className="field-error">
-              {nameError}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="key-name"
+          label="Name"
+          required
+          maxLength={100}
+          placeholder="e.g. GitHub Actions release gate"
+          value={name}
+          onChange={setName}
+          error={nameError}
+        />
 
         <fieldset className="field scopes" aria-describedby={scopesError ? 'scopes-error' : undefined}>
           <legend>Scopes</legend>
@@ -320,27 +292,16 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyWithSecret) => vo
           ) : null}
         </fieldset>
 
-        <div className="field">
-          <label htmlFor="key-expires">
-            Expires <span className="optional">(optional)</span>
-          </label>
-          <input
-            id="key-expires"
-            type="datetime-local"
-            aria-invalid={expiresError ? true : undefined}
-            aria-describedby={expiresError ? 'key-expires-hint key-expires-error' : 'key-expires-hint'}
-            value={expires}
-            onChange={(event) => setExpires(event.target.value)}
-          />
-          <p id="key-expires-hint" className="hint">
-            In your local time. Leave empty for a key that does not expire.
-          </p>
-          {expiresError ? (
-            <p id="key-expires-error" className="field-error">
-              {expiresError}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="key-expires"
+          type="datetime-local"
+          label="Expires"
+          optional
+          hint="In your local time. Leave empty for a key that does not expire."
+          value={expires}
+          onChange={setExpires}
+          error={expiresError}
+        />
 
         <ProblemAlert error={error} />
         <button type="submit" className="button button-primary" disabled={busy}>
@@ -357,7 +318,9 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: (revoked: 
       title={`Revoke “${apiKey.name}”?`}
       confirmLabel="Revoke key"
       busyLabel="Revoking…"
-      onConfirm={async () => onClose(await call<ApiKey>('DELETE', `/users/me/api-keys/${apiKey.id}`))}
+      onConfirm={async () =>
+        onClose(await ok(api.DELETE('/users/me/api-keys/{id}', { params: { path: { id: apiKey.id } } })))
+      }
       onClose={() => onClose(null)}
     >
       <p>

@@ -1,10 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { call, ProblemError } from '../api';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
+import { api, ok, ProblemError } from '../api';
 import { ArtifactView } from '../components/ArtifactView';
 import { CollectionBadge, GateBadge, ReviewBadge } from '../components/Badge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime, plural } from '../format';
+import { usePolling, useResource } from '../hooks/useResource';
 import { Link } from '../router';
 import type { CurrentUser, ReleaseCheck, ReviewDecision, ReviewRecord } from '../types';
 
@@ -14,43 +15,25 @@ const isCollecting = (check: ReleaseCheck) =>
   check.collection_status === 'queued' || check.collection_status === 'running';
 
 export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
-  const [check, setCheck] = useState<ReleaseCheck | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  usePageTitle(check ? `${check.name} · Release check` : 'Release check');
-
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      try {
-        const next = await call<ReleaseCheck>('GET', `/release-checks/${encodeURIComponent(id)}`, { signal });
-        setCheck(next);
-        setError(null);
-        return next;
-      } catch (caught) {
-        if (signal?.aborted) return null;
-        setError(caught);
-        return null;
-      }
-    },
-    [id],
+  const resource = useResource(`/release-checks/${id}`, (signal) =>
+    ok(api.GET('/release-checks/{id}', { params: { path: { id } }, signal })),
   );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-
+  const { data: check, error, mutate } = resource;
+  usePageTitle(check ? `${check.name} · Release check` : 'Release check');
   // While evidence is being collected, poll so progress shows without a reload.
-  useEffect(() => {
-    if (!check || !isCollecting(check)) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => void load(controller.signal), POLL_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-    // A failed refresh sets `error`, which schedules the next attempt.
-  }, [check, error, load]);
+  usePolling(check !== null && isCollecting(check), POLL_MS, resource.reload);
+
+  const replace = useCallback((next: ReleaseCheck) => mutate(() => next), [mutate]);
+  /** Loads the check now (after a decision on a stale revision), answering it, or null when that failed. */
+  const refresh = useCallback(async () => {
+    try {
+      const next = await ok(api.GET('/release-checks/{id}', { params: { path: { id } } }));
+      replace(next);
+      return next;
+    } catch {
+      return null;
+    }
+  }, [id, replace]);
 
   if (!check) {
     return (
@@ -164,7 +147,7 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
           )}
         </section>
         <div className="review-column">
-          <ReviewPanel check={check} me={me} onChange={setCheck} reload={load} />
+          <ReviewPanel check={check} me={me} onChange={replace} reload={refresh} />
           <History history={check.review.history} />
         </div>
       </div>
@@ -269,9 +252,12 @@ function ReviewPanel({
     setBusy(decision);
     const revision = check.revision;
     try {
-      const updated = await call<ReleaseCheck>('POST', `/release-checks/${check.id}/review`, {
-        body: { decision, note: note.trim(), revision },
-      });
+      const updated = await ok(
+        api.POST('/release-checks/{id}/review', {
+          params: { path: { id: check.id } },
+          body: { decision, note: note.trim(), revision },
+        }),
+      );
       setStale(null);
       setNote('');
       onChange(updated);
@@ -296,7 +282,7 @@ function ReviewPanel({
     setDone(null);
     setBusy('rerun');
     try {
-      onChange(await call<ReleaseCheck>('POST', `/release-checks/${check.id}/rerun`));
+      onChange(await ok(api.POST('/release-checks/{id}/rerun', { params: { path: { id: check.id } } })));
       setDone('Collecting the evidence again as a new revision.');
     } catch (caught) {
       setError(caught);

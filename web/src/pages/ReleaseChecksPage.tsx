@@ -1,68 +1,31 @@
-import { useEffect, useRef, useState } from 'react';
-import { call } from '../api';
+import { api, ok } from '../api';
 import { CollectionBadge, GateBadge, ReviewBadge } from '../components/Badge';
-import { Pagination } from '../components/Pagination';
-import { ProblemAlert } from '../components/ProblemAlert';
-import { usePageTitle } from '../components/usePageTitle';
+import { PagedList } from '../components/ResourceView';
 import { formatDateTime } from '../format';
-import { Link, navigate, useLocation } from '../router';
-import type { Gate, ReleaseCheckList } from '../types';
+import { usePolling, useResource } from '../hooks/useResource';
+import { Link, navigate, pageParam, useLocation, withQuery } from '../router';
+import type { Gate } from '../types';
 
 const GATES: Gate[] = ['pending', 'passed', 'failed'];
 const PER_PAGE = 20;
 
 export function ReleaseChecksPage() {
-  usePageTitle('Release checks');
   const { search } = useLocation();
   const gateParam = search.get('gate');
-  const gate = GATES.includes(gateParam as Gate) ? (gateParam as Gate) : undefined;
-  const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
+  const gate = GATES.find((item) => item === gateParam);
+  const page = pageParam(search);
 
-  const [list, setList] = useState<ReleaseCheckList | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [loading, setLoading] = useState(true);
-  const listRef = useRef<ReleaseCheckList | null>(null);
-  listRef.current = list;
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    setError(null);
-    const load = (quiet: boolean) =>
-      call<ReleaseCheckList>('GET', '/release-checks', {
-        query: { page, per_page: PER_PAGE, gate },
-        signal: controller.signal,
-      }).then(
-        (result) => {
-          setList(result);
-          setLoading(false);
-        },
-        (caught: unknown) => {
-          if (controller.signal.aborted) return;
-          if (!quiet) setError(caught);
-          setLoading(false);
-        },
-      );
-    void load(false);
-    // Checks being collected change by themselves: refresh this page of the list quietly while any is.
-    const timer = setInterval(() => {
-      const collecting = listRef.current?.data.some(
-        (check) => check.collection_status === 'queued' || check.collection_status === 'running',
-      );
-      if (collecting && document.visibilityState === 'visible') void load(true);
-    }, 5_000);
-    return () => {
-      controller.abort();
-      clearInterval(timer);
-    };
-  }, [page, gate]);
+  const list = useResource(withQuery('/release-checks', { page, gate }), (signal) =>
+    ok(api.GET('/release-checks', { params: { query: { page, per_page: PER_PAGE, gate } }, signal })),
+  );
+  // Checks being collected change by themselves: refresh this page of the list while any is.
+  const collecting =
+    list.data?.data.some((check) => check.collection_status === 'queued' || check.collection_status === 'running') ??
+    false;
+  usePolling(collecting, 5_000, list.reload);
 
   function go(next: { gate?: Gate; page?: number }) {
-    const params = new URLSearchParams();
-    if (next.gate) params.set('gate', next.gate);
-    if (next.page && next.page > 1) params.set('page', String(next.page));
-    const query = params.toString();
-    navigate(`/release-checks${query ? `?${query}` : ''}`);
+    navigate(withQuery('/release-checks', next));
   }
 
   return (
@@ -91,34 +54,32 @@ export function ReleaseChecksPage() {
           </select>
         </div>
         <p className="muted toolbar-count" aria-live="polite">
-          {list && !loading ? `${list.pagination.total} ${list.pagination.total === 1 ? 'check' : 'checks'}` : ''}
+          {list.data && !list.loading
+            ? `${list.data.pagination.total} ${list.data.pagination.total === 1 ? 'check' : 'checks'}`
+            : ''}
           {gate ? ` with gate ${gate}` : ''}
         </p>
       </div>
 
-      <ProblemAlert error={error} />
-
-      {loading && !list ? (
-        <p className="loading" role="status">
-          Loading release checks…
-        </p>
-      ) : null}
-
-      {list && list.data.length === 0 ? (
-        <div className="empty-state card">
-          <h2>No release checks{gate ? ` with gate ${gate}` : ''}</h2>
-          <p>
-            Release checks are created by your CI job with an API key (<code>POST /api/v1/release-checks</code>), for
-            example with <code>vigil-gate</code>. Create a key with <code>monitors:read</code> and{' '}
-            <code>monitors:write</code> under <Link to="/settings/api-keys">API keys</Link>.
-          </p>
-        </div>
-      ) : null}
-
-      {list && list.data.length > 0 ? (
-        <>
+      <PagedList
+        resource={list}
+        loadingText="Loading release checks…"
+        pagesLabel="Release check pages"
+        onPage={(next) => go({ gate, page: next })}
+        empty={
+          <div className="empty-state card">
+            <h2>No release checks{gate ? ` with gate ${gate}` : ''}</h2>
+            <p>
+              Release checks are created by your CI job with an API key (<code>POST /api/v1/release-checks</code>), for
+              example with <code>vigil-gate</code>. Create a key with <code>monitors:read</code> and{' '}
+              <code>monitors:write</code> under <Link to="/settings/api-keys">API keys</Link>.
+            </p>
+          </div>
+        }
+      >
+        {(checks) => (
           <ul className="check-list" aria-label="Release checks">
-            {list.data.map((check) => (
+            {checks.map((check) => (
               <li key={check.id} className="check-row card">
                 <div className="check-row-main">
                   <h2 className="check-row-title">
@@ -156,13 +117,8 @@ export function ReleaseChecksPage() {
               </li>
             ))}
           </ul>
-          <Pagination
-            pagination={list.pagination}
-            label="Release check pages"
-            onPage={(next) => go({ gate, page: next })}
-          />
-        </>
-      ) : null}
+        )}
+      </PagedList>
     </>
   );
 }

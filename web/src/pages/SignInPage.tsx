@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { call } from '../api';
+import { ok, ProblemError, publicApi } from '../api';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { usePageTitle } from '../components/usePageTitle';
 import { storeSession } from '../session';
-import type { LoginResponse } from '../types';
 
 export function SignInPage({ notice }: { notice: string | null }) {
   usePageTitle('Sign in');
@@ -17,10 +16,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      const login = await call<LoginResponse>('POST', '/auth/login', {
-        body: { email: email.trim(), password },
-        anonymous: true,
-      });
+      const login = await ok(publicApi.POST('/auth/login', { body: { email: email.trim(), password } }));
       // Storing the session re-renders the app, which leaves the sign-in page for `next` or the checks.
       storeSession(login.access_token, login.expires_in);
     } catch (caught) {
@@ -40,8 +36,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
       ) : null}
       <form
         className="card form"
-        onSubmit={submit}
-
+        onSubmit={(event) => void submit(event)}
         aria-describedby={error ? 'sign-in-error' : undefined}
       >
         <div className="field">
@@ -72,7 +67,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
           <ProblemAlert
             error={error}
             title={
-              error && (error as { status?: number }).status === 401 ? 'The email or password is not right' : undefined
+              error instanceof ProblemError && error.status === 401 ? 'The email or password is not right' : undefined
             }
           />
         </div>

@@ -1,23 +1,18 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { call } from '../api';
+import { type FormEvent, useRef, useState } from 'react';
+import { api, ok } from '../api';
 import { Badge } from '../components/Badge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CreateWorkspaceForm } from '../components/CreateWorkspaceForm';
 import { OneTimeSecret } from '../components/OneTimeSecret';
-import { Pagination } from '../components/Pagination';
+import { TextField } from '../components/Field';
 import { fieldError, ProblemAlert } from '../components/ProblemAlert';
+import { PagedList } from '../components/ResourceView';
 import { usePageTitle } from '../components/usePageTitle';
 import { useSubmit } from '../components/useSubmit';
 import { formatDateTime } from '../format';
+import { useResource } from '../hooks/useResource';
 import { clearSession, storeWorkspaceId } from '../session';
-import type {
-  AddedWorkspaceMember,
-  CurrentUser,
-  Workspace,
-  WorkspaceMember,
-  WorkspaceMemberList,
-  WorkspaceRole,
-} from '../types';
+import type { AddedWorkspaceMember, CurrentUser, WorkspaceMember, WorkspaceRole } from '../types';
 
 export const ROLES: { role: WorkspaceRole; label: string; grants: string }[] = [
   { role: 'admin', label: 'Admin', grants: 'manages members, all API keys and settings, and does what a member does' },
@@ -38,43 +33,37 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
   usePageTitle(`${workspace.name} · Workspace`);
 
   const [page, setPage] = useState(1);
-  const [list, setList] = useState<WorkspaceMemberList | null>(null);
-  const [listError, setListError] = useState<unknown>(null);
   const [actionError, setActionError] = useState<{ title: string; error: unknown } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [added, setAdded] = useState<AddedWorkspaceMember | null>(null);
   const [removing, setRemoving] = useState<WorkspaceMember | null>(null);
   const membersHeading = useRef<HTMLHeadingElement>(null);
 
-  const membersPath = `/workspaces/${encodeURIComponent(workspace.id)}/members`;
-  const load = useCallback(async () => {
-    try {
-      setList(await call<WorkspaceMemberList>('GET', membersPath, { query: { page, per_page: 100 } }));
-      setListError(null);
-    } catch (caught) {
-      setListError(caught);
-    }
-  }, [membersPath, page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const workspaceId = workspace.id;
+  const members = useResource(`/workspaces/${workspaceId}/members?page=${page}`, (signal) =>
+    ok(
+      api.GET('/workspaces/{id}/members', {
+        params: { path: { id: workspaceId }, query: { page, per_page: 100 } },
+        signal,
+      }),
+    ),
+  );
+  const memberPath = (member: WorkspaceMember) => ({ params: { path: { id: workspaceId, user_id: member.user_id } } });
 
   function replace(member: WorkspaceMember) {
-    setList((current) =>
-      current
-        ? { ...current, data: current.data.map((item) => (item.user_id === member.user_id ? member : item)) }
-        : current,
-    );
+    members.mutate((current) => ({
+      ...current,
+      data: current.data.map((item) => (item.user_id === member.user_id ? member : item)),
+    }));
   }
 
   async function changeRole(member: WorkspaceMember, role: WorkspaceRole): Promise<boolean> {
     setActionError(null);
     setMessage(null);
     try {
-      const updated = await call<WorkspaceMember>('PATCH', `${membersPath}/${encodeURIComponent(member.user_id)}`, {
-        body: { role },
-      });
+      const updated = await ok(
+        api.PATCH('/workspaces/{id}/members/{user_id}', { ...memberPath(member), body: { role } }),
+      );
       replace(updated);
       setMessage(`${updated.email} is now ${article(updated.role)} ${updated.role}.`);
       // The person's own role decides what this page (and every other) offers them.
@@ -87,7 +76,7 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
   }
 
   async function remove(member: WorkspaceMember) {
-    await call('DELETE', `${membersPath}/${encodeURIComponent(member.user_id)}`);
+    await ok(api.DELETE('/workspaces/{id}/members/{user_id}', memberPath(member)));
     setRemoving(null);
     if (member.user_id === me.id) {
       // Left: act in the default workspace from now on.
@@ -97,15 +86,11 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
     setMessage(`Removed ${member.email} from ${workspace.name}.`);
     // Their row (and its Remove button, which had the focus) is gone: continue from the list's heading.
     membersHeading.current?.focus();
-    setList((current) =>
-      current
-        ? {
-            ...current,
-            data: current.data.filter((item) => item.user_id !== member.user_id),
-            pagination: { ...current.pagination, total: current.pagination.total - 1 },
-          }
-        : current,
-    );
+    members.mutate((current) => ({
+      ...current,
+      data: current.data.filter((item) => item.user_id !== member.user_id),
+      pagination: { ...current.pagination, total: current.pagination.total - 1 },
+    }));
   }
 
   const leaving = removing?.user_id === me.id;
@@ -146,12 +131,12 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
             <>
               <AddMemberForm
                 me={me}
-                membersPath={membersPath}
+                workspaceId={workspaceId}
                 onAdded={(member) => {
                   setAdded(member);
                   setActionError(null);
                   setMessage(`Added ${member.email} as ${article(member.role)} ${member.role}.`);
-                  void load();
+                  members.reload();
                 }}
               />
               <SettingsForm me={me} onSaved={onChanged} />
@@ -182,30 +167,32 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
             </p>
           ) : null}
           {actionError ? <ProblemAlert error={actionError.error} title={actionError.title} /> : null}
-          <ProblemAlert error={listError} />
-          {!list && !listError ? (
-            <p className="loading" role="status">
-              Loading members…
-            </p>
-          ) : null}
-          {list ? (
-            <ul className="member-list" aria-labelledby="members-heading">
-              {list.data.map((member) => (
-                <MemberItem
-                  key={member.user_id}
-                  member={member}
-                  you={member.user_id === me.id}
-                  admin={admin}
-                  onRole={(role) => changeRole(member, role)}
-                  onRemove={() => {
-                    setActionError(null);
-                    setRemoving(member);
-                  }}
-                />
-              ))}
-            </ul>
-          ) : null}
-          {list ? <Pagination pagination={list.pagination} onPage={setPage} label="Member pages" /> : null}
+          <PagedList
+            resource={members}
+            loadingText="Loading members…"
+            pagesLabel="Member pages"
+            onPage={setPage}
+            empty={null}
+          >
+            {(items) => (
+              <ul className="member-list" aria-labelledby="members-heading">
+                {items.map((member) => (
+                  // Keyed by the role too: a changed role starts the item's draft afresh.
+                  <MemberItem
+                    key={`${member.user_id}:${member.role}`}
+                    member={member}
+                    you={member.user_id === me.id}
+                    admin={admin}
+                    onRole={(role) => changeRole(member, role)}
+                    onRemove={() => {
+                      setActionError(null);
+                      setRemoving(member);
+                    }}
+                  />
+                ))}
+              </ul>
+            )}
+          </PagedList>
         </section>
       </div>
 
@@ -257,7 +244,6 @@ function MemberItem({
 }) {
   const [draft, setDraft] = useState<WorkspaceRole>(member.role);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setDraft(member.role), [member.role]);
   const selectId = `role-${member.user_id}`;
 
   async function submit(event: FormEvent) {
@@ -331,9 +317,12 @@ function SettingsForm({ me, onSaved }: { me: CurrentUser; onSaved: () => void })
       return Boolean(name.trim());
     },
     send: async () => {
-      const updated = await call<Workspace>('PATCH', `/workspaces/${encodeURIComponent(workspace.id)}`, {
-        body: { name: name.trim(), review_policy: { require_distinct_reviewer: distinct } },
-      });
+      const updated = await ok(
+        api.PATCH('/workspaces/{id}', {
+          params: { path: { id: workspace.id } },
+          body: { name: name.trim(), review_policy: { require_distinct_reviewer: distinct } },
+        }),
+      );
       setName(updated.name);
       setDistinct(updated.review_policy.require_distinct_reviewer);
       setSaved(
@@ -350,25 +339,15 @@ function SettingsForm({ me, onSaved }: { me: CurrentUser; onSaved: () => void })
     <section aria-labelledby="settings-heading" className="card">
       <h2 id="settings-heading">Settings</h2>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="workspace-name">Name</label>
-          <input
-            id="workspace-name"
-            type="text"
-            maxLength={100}
-            required
-            aria-required="true"
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? 'workspace-name-error' : undefined}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-          {nameError ? (
-            <p id="workspace-name-error" className="field-error">
-              {nameError}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          id="workspace-name"
+          label="Name"
+          required
+          maxLength={100}
+          value={name}
+          onChange={setName}
+          error={nameError}
+        />
         <div className="field check">
           <input
             id="require-distinct-reviewer"
@@ -414,11 +393,11 @@ function ReviewPolicyInfo({ me }: { me: CurrentUser }) {
 
 function AddMemberForm({
   me,
-  membersPath,
+  workspaceId,
   onAdded,
 }: {
   me: CurrentUser;
-  membersPath: string;
+  workspaceId: string;
   onAdded: (member: AddedWorkspaceMember) => void;
 }) {
   const [email, setEmail] = useState('');
@@ -431,7 +410,12 @@ function AddMemberForm({
       return valid;
     },
     send: async () => {
-      const member = await call<AddedWorkspaceMember>('POST', membersPath, { body: { email: email.trim(), role } });
+      const member = await ok(
+        api.POST('/workspaces/{id}/members', {
+          params: { path: { id: workspaceId } },
+          body: { email: email.trim(), role },
+        }),
+      );
       setEmail('');
       setRole('member');
       onAdded(member);
@@ -443,31 +427,22 @@ function AddMemberForm({
     <section aria-labelledby="add-member-heading" className="card">
       <h2 id="add-member-heading">Add a member</h2>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="member-email">Email</label>
-          <input
-            id="member-email"
-            type="email"
-            autoComplete="off"
-            maxLength={254}
-            required
-            aria-required="true"
-            aria-invalid={emailError ? true : undefined}
-            aria-describedby={emailError ? 'member-email-hint member-email-error' : 'member-email-hint'}
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-          <p id="member-email-hint" className="hint">
-            {me.role === 'admin'
+        <TextField
+          id="member-email"
+          type="email"
+          label="Email"
+          required
+          autoComplete="off"
+          maxLength={254}
+          hint={
+            me.role === 'admin'
               ? 'Someone new to Vigil is created with a one-time password, shown to you once.'
-              : 'They must have signed up to Vigil already.'}
-          </p>
-          {emailError ? (
-            <p id="member-email-error" className="field-error">
-              {emailError}
-            </p>
-          ) : null}
-        </div>
+              : 'They must have signed up to Vigil already.'
+          }
+          value={email}
+          onChange={setEmail}
+          error={emailError}
+        />
         <fieldset className="field">
           <legend>Role</legend>
           <ul className="scope-options">

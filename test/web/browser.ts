@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as axeCore from 'axe-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { ROOT } from './web-build';
+
+/*
+ * What the web tests share: Debian's Chromium, contexts that carry axe-core and record any Content-Security-Policy
+ * violation, the axe check (WCAG 2 A/AA, 2.1 AA), the phone-width check and the README's screenshots.
+ */
+
+// The README's screenshots are refreshed with SAVE_SCREENS=1; ordinary runs leave the committed ones alone.
+export const SCREENS = process.env.SAVE_SCREENS === '1' ? join(ROOT, 'docs', 'screens') : join(ROOT, '.tmp', 'screens');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa'];
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENS, { recursive: true });
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Every Content-Security-Policy violation any page of these contexts reported. */
+export const cspViolations: string[] = [];
+
+/**
+ * A browser context whose pages carry axe-core from the start (an init script is not subject to the page's CSP, so
+ * the interface's strict policy stays on) and whose CSP violations are recorded in `cspViolations`.
+ */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const phone = (options.viewport?.width ?? 1440) <= 390;
+  const context = await browser.newContext({ ...(phone ? { isMobile: true, hasTouch: true } : {}), ...options });
+  await context.addInitScript({ content: axeCore.source });
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text()))
+      cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
+  return context;
+}
+
+export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  const violations: { id: string; help: string; nodes: string[] }[] = await page.evaluate(async (tags) => {
+    const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return result.violations.map((violation: any) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.map((node: any) => `${node.target.join(' ')}: ${node.failureSummary}`),
+    }));
+  }, AXE_TAGS);
+  expect({ page: label, violations }).toEqual({ page: label, violations: [] });
+}
+
+/** An element's text as read aloud (visually hidden parts included), whitespace collapsed. */
+export async function text(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+export const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: join(SCREENS, name), fullPage });
+}
+
+/** The page is no wider than a 390 px phone: nothing scrolls sideways. */
+export async function expectFitsPhone(tab: Page, label: string): Promise<void> {
+  const width = await tab.evaluate(() => document.documentElement.scrollWidth);
+  expect({ page: label, width }).toEqual({ page: label, width: 390 });
+}
+
+export async function signInThroughForm(target: Page, email: string, password: string): Promise<void> {
+  await target.getByLabel('Email').fill(email);
+  await target.getByLabel('Password').fill(password);
+  await target.getByRole('button', { name: 'Sign in' }).click();
+  await target.getByRole('button', { name: 'Sign out' }).waitFor();
+}
