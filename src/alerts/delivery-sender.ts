@@ -99,15 +99,7 @@ export class DeliverySender implements OnApplicationShutdown {
 
   private async post(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
     const sent: DeliveryRequest = { headers: { ...headers, 'user-agent': USER_AGENT }, body };
-    const started = performance.now();
-    const attempt = (fields: Partial<DeliveryAttempt>): DeliveryAttempt => ({
-      at: new Date().toISOString(),
-      response_status: null,
-      duration_ms: Math.round(performance.now() - started),
-      error: null,
-      response_body: null,
-      ...fields,
-    });
+    const attempt = startAttempt();
     try {
       // IP literals never reach the connect-time lookup: check the URL itself first.
       await assertPublicUrl(url, { allowPrivate: this.config.allowPrivateTargets });
@@ -136,15 +128,7 @@ export class DeliverySender implements OnApplicationShutdown {
   private async mail(to: string[], event: EventPayload): Promise<SendOutcome> {
     const subject = `[Vigil] ${event.type}`;
     const sent: DeliveryRequest = { headers: { to: to.join(', '), subject }, body: readable(event) };
-    const started = performance.now();
-    const attempt = (fields: Partial<DeliveryAttempt>): DeliveryAttempt => ({
-      at: new Date().toISOString(),
-      response_status: null,
-      duration_ms: Math.round(performance.now() - started),
-      error: null,
-      response_body: null,
-      ...fields,
-    });
+    const attempt = startAttempt();
     if (!this.mailer) {
       return { delivered: false, gone: false, attempt: attempt({ error: 'SMTP_URL is not set' }), request: sent };
     }
@@ -162,6 +146,19 @@ export class DeliverySender implements OnApplicationShutdown {
       return { delivered: false, gone: false, attempt: attempt({ error: describe(error) }), request: sent };
     }
   }
+}
+
+/** Starts timing an attempt; the function it returns records how it ended, with the time it took. */
+function startAttempt(): (fields: Partial<DeliveryAttempt>) => DeliveryAttempt {
+  const started = performance.now();
+  return (fields) => ({
+    at: new Date().toISOString(),
+    response_status: null,
+    duration_ms: Math.round(performance.now() - started),
+    error: null,
+    response_body: null,
+    ...fields,
+  });
 }
 
 /** The first 4 KiB of a body, then the rest is dropped unread. */

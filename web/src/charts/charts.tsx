@@ -13,6 +13,8 @@ import { type ReactNode, useId } from 'react';
 const WIDTH = 640;
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 16, bottom: 36, left: 56 };
+const INNER_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
+const INNER_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 const INK = '#1e3a8a';
 const GRID = '#d5dbe4';
 const AXIS = '#4f5b6d';
@@ -30,24 +32,45 @@ function uniqueBy<T>(items: T[], label: (item: T) => string): T[] {
   });
 }
 
-/** A chart and its data table, under one caption. */
+/**
+ * A chart and its data table, under one caption: the SVG (a labelled, described image), its horizontal grid at
+ * `gridTicks`, and the plot drawn inside the margins.
+ */
 function ChartFigure({
   caption,
   summary,
   table,
+  gridTicks,
+  y,
   children,
 }: {
   caption: string;
   summary: string;
   table: ReactNode;
-  children: (ids: { title: string; desc: string }) => ReactNode;
+  gridTicks: number[];
+  y: (value: number) => number | undefined;
+  children: ReactNode;
 }) {
   const id = useId();
   const ids = { title: `${id}-title`, desc: `${id}-desc` };
   return (
     <figure className="chart">
       <figcaption className="chart-caption">{caption}</figcaption>
-      {children(ids)}
+      <svg
+        className="chart-svg"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={ids.title}
+        aria-describedby={ids.desc}
+      >
+        <title id={ids.title}>{caption}</title>
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          {gridTicks.map((tick) => (
+            <line key={tick} x1={0} x2={INNER_WIDTH} y1={y(tick)} y2={y(tick)} stroke={GRID} />
+          ))}
+          {children}
+        </Group>
+      </svg>
       <p id={ids.desc} className="chart-summary small muted">
         {summary}
       </p>
@@ -86,22 +109,20 @@ export function TimeLineChart({
   timeLabel: (date: Date) => string;
 }) {
   const data = points.map((point) => ({ date: new Date(point.t), value: point.value }));
-  const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const times = data.map((point) => point.date.getTime());
   const values = data.map((point) => point.value);
   const first = Math.min(...times);
   const last = Math.max(...times);
   const x = scaleTime({
     domain: [new Date(first), new Date(last === first ? first + 3_600_000 : last)],
-    range: [0, innerWidth],
+    range: [0, INNER_WIDTH],
   });
   const top = Math.max(...values, ...(fromZero ? [0] : []));
   const bottom = Math.min(...values, ...(fromZero ? [0] : []));
   const pad = top === bottom ? Math.max(Math.abs(top) * 0.1, 1) : fromZero ? 0 : (top - bottom) * 0.1;
   const y = scaleLinear({
     domain: [fromZero ? bottom : bottom - pad, top + (top === bottom || !fromZero ? pad : 0)],
-    range: [innerHeight, 0],
+    range: [INNER_HEIGHT, 0],
     nice: true,
   });
   // One tick per distinct label: a day's hours all read "Nov 24" on a 30-day axis.
@@ -111,6 +132,8 @@ export function TimeLineChart({
   return (
     <ChartFigure
       caption={caption}
+      gridTicks={valueTicks}
+      y={y}
       summary={summary}
       table={
         <table className="table table-compact">
@@ -131,52 +154,36 @@ export function TimeLineChart({
         </table>
       }
     >
-      {(ids) => (
-        <svg
-          className="chart-svg"
-          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-          role="img"
-          aria-labelledby={ids.title}
-          aria-describedby={ids.desc}
-        >
-          <title id={ids.title}>{caption}</title>
-          <Group left={MARGIN.left} top={MARGIN.top}>
-            {valueTicks.map((tick) => (
-              <line key={tick} x1={0} x2={innerWidth} y1={y(tick)} y2={y(tick)} stroke={GRID} />
-            ))}
-            <LinePath
-              data={data}
-              x={(point) => x(point.date)}
-              y={(point) => y(point.value)}
-              stroke={INK}
-              strokeWidth={2}
-              fill="none"
-            />
-            {data.length <= 60
-              ? data.map((point) => (
-                  <circle key={point.date.toISOString()} cx={x(point.date)} cy={y(point.value)} r={3} fill={INK} />
-                ))
-              : null}
-            <AxisLeft
-              scale={y}
-              tickValues={valueTicks}
-              tickFormat={(value) => format(Number(value))}
-              stroke={AXIS}
-              tickStroke={AXIS}
-              tickLabelProps={leftTickLabel}
-            />
-            <AxisBottom
-              top={innerHeight}
-              scale={x}
-              tickValues={timeTicks}
-              tickFormat={(value) => timeLabel(value instanceof Date ? value : new Date(Number(value)))}
-              stroke={AXIS}
-              tickStroke={AXIS}
-              tickLabelProps={() => ({ ...tickLabel(), textAnchor: 'middle' })}
-            />
-          </Group>
-        </svg>
-      )}
+      <LinePath
+        data={data}
+        x={(point) => x(point.date)}
+        y={(point) => y(point.value)}
+        stroke={INK}
+        strokeWidth={2}
+        fill="none"
+      />
+      {data.length <= 60
+        ? data.map((point) => (
+            <circle key={point.date.toISOString()} cx={x(point.date)} cy={y(point.value)} r={3} fill={INK} />
+          ))
+        : null}
+      <AxisLeft
+        scale={y}
+        tickValues={valueTicks}
+        tickFormat={(value) => format(Number(value))}
+        stroke={AXIS}
+        tickStroke={AXIS}
+        tickLabelProps={leftTickLabel}
+      />
+      <AxisBottom
+        top={INNER_HEIGHT}
+        scale={x}
+        tickValues={timeTicks}
+        tickFormat={(value) => timeLabel(value instanceof Date ? value : new Date(Number(value)))}
+        stroke={AXIS}
+        tickStroke={AXIS}
+        tickLabelProps={() => ({ ...tickLabel(), textAnchor: 'middle' })}
+      />
     </ChartFigure>
   );
 }
@@ -189,15 +196,15 @@ export interface BarDatum {
 
 /** Uptime as bars, one per label (a window or a region), 0–100 %. */
 export function UptimeBarChart({ caption, bars, summary }: { caption: string; bars: BarDatum[]; summary: string }) {
-  const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = scaleBand({ domain: bars.map((bar) => bar.label), range: [0, innerWidth], padding: 0.3 });
-  const y = scaleLinear({ domain: [0, 100], range: [innerHeight, 0] });
+  const x = scaleBand({ domain: bars.map((bar) => bar.label), range: [0, INNER_WIDTH], padding: 0.3 });
+  const y = scaleLinear({ domain: [0, 100], range: [INNER_HEIGHT, 0] });
   const percent = (value: number | null) => (value === null ? 'no checks' : `${value.toFixed(2)}%`);
 
   return (
     <ChartFigure
       caption={caption}
+      gridTicks={[0, 25, 50, 75, 100]}
+      y={y}
       summary={summary}
       table={
         <table className="table table-compact">
@@ -218,65 +225,49 @@ export function UptimeBarChart({ caption, bars, summary }: { caption: string; ba
         </table>
       }
     >
-      {(ids) => (
-        <svg
-          className="chart-svg"
-          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-          role="img"
-          aria-labelledby={ids.title}
-          aria-describedby={ids.desc}
-        >
-          <title id={ids.title}>{caption}</title>
-          <Group left={MARGIN.left} top={MARGIN.top}>
-            {[0, 25, 50, 75, 100].map((tick) => (
-              <line key={tick} x1={0} x2={innerWidth} y1={y(tick)} y2={y(tick)} stroke={GRID} />
-            ))}
-            {bars.map((bar) => {
-              const left = x(bar.label) ?? 0;
-              if (bar.value === null) {
-                return (
-                  <Bar
-                    key={bar.label}
-                    x={left}
-                    y={0}
-                    width={x.bandwidth()}
-                    height={innerHeight}
-                    fill="none"
-                    stroke={GRID}
-                    strokeDasharray="4 4"
-                  />
-                );
-              }
-              const tone = bar.value >= 99 ? '#166534' : bar.value >= 95 ? '#854d0e' : '#b91c1c';
-              return (
-                <Bar
-                  key={bar.label}
-                  x={left}
-                  y={y(bar.value)}
-                  width={x.bandwidth()}
-                  height={innerHeight - y(bar.value)}
-                  fill={tone}
-                />
-              );
-            })}
-            <AxisLeft
-              scale={y}
-              tickValues={[0, 50, 100]}
-              tickFormat={(value) => `${Number(value)}%`}
-              stroke={AXIS}
-              tickStroke={AXIS}
-              tickLabelProps={leftTickLabel}
+      {bars.map((bar) => {
+        const left = x(bar.label) ?? 0;
+        if (bar.value === null) {
+          return (
+            <Bar
+              key={bar.label}
+              x={left}
+              y={0}
+              width={x.bandwidth()}
+              height={INNER_HEIGHT}
+              fill="none"
+              stroke={GRID}
+              strokeDasharray="4 4"
             />
-            <AxisBottom
-              top={innerHeight}
-              scale={x}
-              stroke={AXIS}
-              tickStroke={AXIS}
-              tickLabelProps={() => ({ ...tickLabel(), textAnchor: 'middle' })}
-            />
-          </Group>
-        </svg>
-      )}
+          );
+        }
+        const tone = bar.value >= 99 ? '#166534' : bar.value >= 95 ? '#854d0e' : '#b91c1c';
+        return (
+          <Bar
+            key={bar.label}
+            x={left}
+            y={y(bar.value)}
+            width={x.bandwidth()}
+            height={INNER_HEIGHT - y(bar.value)}
+            fill={tone}
+          />
+        );
+      })}
+      <AxisLeft
+        scale={y}
+        tickValues={[0, 50, 100]}
+        tickFormat={(value) => `${Number(value)}%`}
+        stroke={AXIS}
+        tickStroke={AXIS}
+        tickLabelProps={leftTickLabel}
+      />
+      <AxisBottom
+        top={INNER_HEIGHT}
+        scale={x}
+        stroke={AXIS}
+        tickStroke={AXIS}
+        tickLabelProps={() => ({ ...tickLabel(), textAnchor: 'middle' })}
+      />
     </ChartFigure>
   );
 }

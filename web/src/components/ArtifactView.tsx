@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { formatPercent } from '../format';
-import type { Artifact, CaptureSide, Finding, ReleaseCheck } from '../types';
+import type { Artifact, CaptureSide, ReleaseCheck } from '../types';
 import { AuthImage } from './AuthImage';
 import { Badge } from './Badge';
+import { FindingList } from './FindingList';
+import { LineDiff } from './LineDiff';
 import { TableWrap } from './TableWrap';
 
 const MISSING_REASON: Record<string, string> = {
@@ -221,36 +223,13 @@ function TextDiff({ artifact }: { artifact: Artifact }) {
   }
   if (!text.changed) return <p className="muted">The rendered text is the same on both sides.</p>;
   return (
-    <>
-      <p className="small muted">
-        {text.removed.length} removed, {text.added.length} added
-        {text.truncated ? ' (truncated: only the first differences are listed)' : ''}
-      </p>
-      <ul className="text-diff" aria-label={`Text differences, ${pairLabel(artifact)}, ${artifact.viewport}`}>
-        {text.removed.map((line, index) => (
-          <li key={`r${index}`} className="diff-removed">
-            <span className="diff-marker" aria-hidden="true">
-              −
-            </span>
-            <del>
-              <span className="visually-hidden">Removed: </span>
-              {line}
-            </del>
-          </li>
-        ))}
-        {text.added.map((line, index) => (
-          <li key={`a${index}`} className="diff-added">
-            <span className="diff-marker" aria-hidden="true">
-              +
-            </span>
-            <ins>
-              <span className="visually-hidden">Added: </span>
-              {line}
-            </ins>
-          </li>
-        ))}
-      </ul>
-    </>
+    <LineDiff
+      removed={text.removed}
+      added={text.added}
+      truncated={text.truncated}
+      truncatedNote="truncated: only the first differences are listed"
+      label={`Text differences, ${pairLabel(artifact)}, ${artifact.viewport}`}
+    />
   );
 }
 
@@ -346,7 +325,7 @@ function Findings({ artifact }: { artifact: Artifact }) {
       {findings.new.length > 0 ? (
         <>
           <h5>New findings on the preview</h5>
-          <FindingList findings={findings.new} kind="new" />
+          <FindingList findings={findings.new} className="findings findings-new" />
         </>
       ) : (
         <p>No new findings.</p>
@@ -354,43 +333,9 @@ function Findings({ artifact }: { artifact: Artifact }) {
       {findings.fixed.length > 0 ? (
         <>
           <h5>Fixed on the preview</h5>
-          <FindingList findings={findings.fixed} kind="fixed" />
+          <FindingList findings={findings.fixed} className="findings findings-fixed" />
         </>
       ) : null}
     </>
-  );
-}
-
-const IMPACT_TONE: Record<string, string> = {
-  critical: 'danger',
-  serious: 'danger',
-  moderate: 'warning',
-  minor: 'neutral',
-};
-
-function FindingList({ findings, kind }: { findings: Finding[]; kind: 'new' | 'fixed' }) {
-  return (
-    <ul className={`findings findings-${kind}`}>
-      {findings.map((finding) => (
-        <li key={`${finding.rule_id}|${finding.target}`} className="finding">
-          <div className="finding-head">
-            <Badge tone={finding.impact ? (IMPACT_TONE[finding.impact] ?? 'neutral') : 'neutral'}>
-              {finding.impact ?? 'unknown impact'}
-            </Badge>
-            <code className="finding-rule">{finding.rule_id}</code>
-          </div>
-          <p className="finding-help">{finding.help}</p>
-          <p className="small">
-            Element: <code className="value">{finding.target}</code>
-          </p>
-          <p className="small">
-            <a href={finding.help_url} target="_blank" rel="noreferrer noopener">
-              How to fix {finding.rule_id}
-              <span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-          </p>
-        </li>
-      ))}
-    </ul>
   );
 }

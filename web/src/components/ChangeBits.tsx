@@ -1,5 +1,7 @@
 import type { Change, ChangeDetail } from '../types';
+import { AuthImage } from './AuthImage';
 import { Badge } from './Badge';
+import { LineDiff } from './LineDiff';
 
 export function SummarySource({ source }: { source: Change['summary']['source'] }) {
   return source === 'llm' ? (
@@ -39,35 +41,43 @@ export function ValueMove({ value }: { value: NonNullable<Change['value']> }) {
 export function ChangeDiff({ diff, label }: { diff: NonNullable<ChangeDetail['diff']>; label: string }) {
   if (diff.added.length === 0 && diff.removed.length === 0) return <p className="muted">No lines changed.</p>;
   return (
-    <>
-      <p className="small muted">
-        {diff.removed.length} removed, {diff.added.length} added
-        {diff.truncated ? ' (truncated: only the first 500 lines of each are listed)' : ''}
-      </p>
-      <ul className="text-diff" aria-label={label}>
-        {diff.removed.map((line, index) => (
-          <li key={`r${index}`} className="diff-removed">
-            <span className="diff-marker" aria-hidden="true">
-              −
-            </span>
-            <del>
-              <span className="visually-hidden">Removed: </span>
-              {line}
-            </del>
-          </li>
-        ))}
-        {diff.added.map((line, index) => (
-          <li key={`a${index}`} className="diff-added">
-            <span className="diff-marker" aria-hidden="true">
-              +
-            </span>
-            <ins>
-              <span className="visually-hidden">Added: </span>
-              {line}
-            </ins>
-          </li>
-        ))}
-      </ul>
-    </>
+    <LineDiff
+      removed={diff.removed}
+      added={diff.added}
+      truncated={diff.truncated}
+      truncatedNote="truncated: only the first 500 lines of each are listed"
+      label={label}
+    />
+  );
+}
+
+/** A change's before and after screenshots (browser monitors), each in a scrollable, focusable frame. */
+export function ChangeScreenshots({
+  change,
+  className = 'screenshots',
+  alt,
+}: {
+  change: Pick<Change, 'before_screenshot_url' | 'after_screenshot_url'>;
+  className?: string;
+  /** The image's text alternative, from its label ("Before", "After"). */
+  alt: (label: 'Before' | 'After') => string;
+}) {
+  const shots = [
+    ['Before', change.before_screenshot_url],
+    ['After', change.after_screenshot_url],
+  ] as const;
+  return (
+    <div className={className}>
+      {shots.map(([label, url]) =>
+        url ? (
+          <figure key={label} className="shot">
+            <figcaption>{label}</figcaption>
+            <div className="shot-frame" tabIndex={0} role="group" aria-label={`${label} screenshot (scrollable)`}>
+              <AuthImage src={url} alt={alt(label)} />
+            </div>
+          </figure>
+        ) : null,
+      )}
+    </div>
   );
 }

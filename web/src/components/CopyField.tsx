@@ -1,7 +1,22 @@
 import { useRef, useState } from 'react';
 
 /** A read-only value with a Copy button; where the browser refuses the clipboard, the value is selected instead. */
-export function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+export function CopyField({
+  id,
+  label,
+  value,
+  noun = 'text',
+  primary = false,
+}: {
+  id: string;
+  /** The field's label; the Copy button is named after it too. */
+  label: string;
+  value: string;
+  /** What the copy-blocked message calls the value ("the text is selected"). */
+  noun?: string;
+  /** A primary button, for a value that must be copied now (a secret shown once). */
+  primary?: boolean;
+}) {
   const [copied, setCopied] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
@@ -11,7 +26,7 @@ export function CopyField({ id, label, value }: { id: string; label: string; val
       setCopied('Copied to the clipboard.');
     } catch {
       inputRef.current?.select();
-      setCopied('Copying was blocked: the text is selected, press Ctrl+C (or ⌘C) to copy it.');
+      setCopied(`Copying was blocked: the ${noun} is selected, press Ctrl+C (or ⌘C) to copy it.`);
     }
   }
 
@@ -28,8 +43,13 @@ export function CopyField({ id, label, value }: { id: string; label: string; val
           value={value}
           onFocus={(event) => event.target.select()}
           spellCheck={false}
+          autoComplete="off"
         />
-        <button type="button" className="button button-secondary" onClick={() => void copy()}>
+        <button
+          type="button"
+          className={`button ${primary ? 'button-primary' : 'button-secondary'}`}
+          onClick={() => void copy()}
+        >
           Copy<span className="visually-hidden"> {label.toLowerCase()}</span>
         </button>
       </div>

@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { CopyField } from './CopyField';
 
 /**
  * A secret the API returns only once (a new API key, a one-time password): it takes the focus when it appears, offers
@@ -28,23 +29,11 @@ export function OneTimeSecret({
   doneLabel: string;
   onDone: () => void;
 }) {
-  const [copied, setCopied] = useState<string | null>(null);
   const ref = useRef<HTMLElement>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const warningId = useId();
   const inputId = useId();
   useEffect(() => ref.current?.focus(), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      inputRef.current?.select();
-      setCopied(`Copying was blocked: the ${noun} is selected, press Ctrl+C (or ⌘C) to copy it.`);
-    }
-  }
 
   return (
     <section
@@ -58,28 +47,7 @@ export function OneTimeSecret({
       <p id={warningId} className="alert alert-warning">
         {warning}
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>{label}</label>
-        <div className="secret-row">
-          <input
-            id={inputId}
-            ref={inputRef}
-            className="secret-value"
-            type="text"
-            readOnly
-            value={secret}
-            onFocus={(event) => event.target.select()}
-            spellCheck={false}
-            autoComplete="off"
-          />
-          <button type="button" className="button button-primary" onClick={() => void copy()}>
-            Copy<span className="visually-hidden"> {label.toLowerCase()}</span>
-          </button>
-        </div>
-        <p className="hint" role="status">
-          {copied ?? ''}
-        </p>
-      </div>
+      <CopyField id={inputId} label={label} value={secret} noun={noun} primary />
       {children}
       <button type="button" className="button button-secondary" onClick={onDone}>
         {doneLabel}

@@ -2,6 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { api, ok, ProblemError } from '../api';
 import { Badge } from '../components/Badge';
 import { DataTable } from '../components/DataTable';
+import { FindingList } from '../components/FindingList';
 import { SelectField, TextAreaField } from '../components/Field';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { PagedList, ResourceView } from '../components/ResourceView';
@@ -9,7 +10,7 @@ import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime } from '../format';
 import { usePolling, useResource } from '../hooks/useResource';
 import { Link, navigate, pageParam, useLocation, withQuery } from '../router';
-import type { A11yAttestation, A11yReport, A11yScan, A11yScanStatus, CurrentUser, Finding, NewFinding } from '../types';
+import type { A11yAttestation, A11yReport, A11yScan, A11yScanStatus, CurrentUser } from '../types';
 
 const POLL_MS = 2_000;
 
@@ -360,7 +361,7 @@ function ReportView({
             <section aria-labelledby="all-findings-heading" className="card">
               <h2 id="all-findings-heading">All violations ({report.findings.length})</h2>
               {report.findings.length ? (
-                <FindingList findings={report.findings} />
+                <FindingList showViewport findings={report.findings} />
               ) : (
                 <p>axe-core found no violations.</p>
               )}
@@ -368,7 +369,7 @@ function ReportView({
               <p className="small muted">
                 Results axe-core could not decide: a person must check them. They are never counted as violations.
               </p>
-              {report.needs_review.length ? <FindingList findings={report.needs_review} /> : <p>None.</p>}
+              {report.needs_review.length ? <FindingList showViewport findings={report.needs_review} /> : <p>None.</p>}
             </section>
           ) : null}
         </div>
@@ -411,56 +412,16 @@ function Comparison({ report }: { report: A11yReport }) {
         {comparison.needs_review.unchanged} unchanged.
       </p>
       <h3>New ({comparison.new.length})</h3>
-      {comparison.new.length ? <FindingList findings={comparison.new} /> : <p>No new violations.</p>}
+      {comparison.new.length ? <FindingList showViewport findings={comparison.new} /> : <p>No new violations.</p>}
       <h3>Fixed ({comparison.fixed.length})</h3>
-      {comparison.fixed.length ? <FindingList findings={comparison.fixed} /> : <p>None fixed.</p>}
+      {comparison.fixed.length ? <FindingList showViewport findings={comparison.fixed} /> : <p>None fixed.</p>}
       {comparison.needs_review.new.length ? (
         <>
           <h3>New to review ({comparison.needs_review.new.length})</h3>
-          <FindingList findings={comparison.needs_review.new} />
+          <FindingList showViewport findings={comparison.needs_review.new} />
         </>
       ) : null}
     </section>
-  );
-}
-
-const IMPACT_TONE: Record<string, string> = {
-  critical: 'danger',
-  serious: 'danger',
-  moderate: 'warning',
-  minor: 'neutral',
-};
-
-function FindingList({ findings }: { findings: (Finding | NewFinding)[] }) {
-  return (
-    <ul className="findings">
-      {findings.map((finding) => (
-        <li key={`${finding.rule_id}|${finding.viewport}|${finding.target}`} className="finding">
-          <div className="finding-head">
-            <Badge tone={finding.impact ? (IMPACT_TONE[finding.impact] ?? 'neutral') : 'neutral'}>
-              {finding.impact ?? 'unknown impact'}
-            </Badge>
-            <code className="finding-rule">{finding.rule_id}</code>
-            <span className="small muted">{finding.viewport}</span>
-            {'cause' in finding ? (
-              <Badge tone={finding.cause === 'regression' ? 'danger' : 'info'}>
-                {finding.cause === 'regression' ? 'Regression' : 'New rule'}
-              </Badge>
-            ) : null}
-          </div>
-          <p className="finding-help">{finding.help}</p>
-          <p className="small">
-            Element: <code className="value">{finding.target}</code>
-          </p>
-          <p className="small">
-            <a href={finding.help_url} target="_blank" rel="noreferrer noopener">
-              How to fix {finding.rule_id}
-              <span className="visually-hidden"> (opens in a new tab)</span>
-            </a>
-          </p>
-        </li>
-      ))}
-    </ul>
   );
 }
 

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { api, ok, ProblemError } from '../api';
-import { AuthImage } from '../components/AuthImage';
 import { Badge } from '../components/Badge';
-import { ChangeDiff, FeedbackBadges, SummarySource, ValueMove } from '../components/ChangeBits';
+import { ChangeDiff, ChangeScreenshots, FeedbackBadges, SummarySource, ValueMove } from '../components/ChangeBits';
 import { SelectField } from '../components/Field';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { PagedList, ResourceView } from '../components/ResourceView';
@@ -220,28 +219,7 @@ function ChangeView({
           {change.before_screenshot_url || change.after_screenshot_url ? (
             <section aria-labelledby="shots-heading" className="card">
               <h2 id="shots-heading">Screenshots</h2>
-              <div className="screenshots">
-                {(
-                  [
-                    ['Before', change.before_screenshot_url],
-                    ['After', change.after_screenshot_url],
-                  ] as const
-                ).map(([label, url]) =>
-                  url ? (
-                    <figure key={label} className="shot">
-                      <figcaption>{label}</figcaption>
-                      <div
-                        className="shot-frame"
-                        tabIndex={0}
-                        role="group"
-                        aria-label={`${label} screenshot (scrollable)`}
-                      >
-                        <AuthImage src={url} alt={`${label} screenshot`} />
-                      </div>
-                    </figure>
-                  ) : null,
-                )}
-              </div>
+              <ChangeScreenshots change={change} alt={(label) => `${label} screenshot`} />
             </section>
           ) : null}
         </div>

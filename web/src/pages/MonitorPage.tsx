@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { api, ok, ProblemError } from '../api';
-import { AuthImage } from '../components/AuthImage';
 import { Badge } from '../components/Badge';
-import { FeedbackBadges, SummarySource, ValueMove } from '../components/ChangeBits';
+import { ChangeScreenshots, FeedbackBadges, SummarySource, ValueMove } from '../components/ChangeBits';
 import { CopyField } from '../components/CopyField';
 import { DataTable } from '../components/DataTable';
 import { SelectField } from '../components/Field';
@@ -284,28 +283,11 @@ function Timeline({ monitor }: { monitor: Monitor }) {
                 </p>
                 {change.value ? <ValueMove value={change.value} /> : null}
                 {change.before_screenshot_url || change.after_screenshot_url ? (
-                  <div className="screenshots timeline-shots">
-                    {(
-                      [
-                        ['Before', change.before_screenshot_url],
-                        ['After', change.after_screenshot_url],
-                      ] as const
-                    ).map(([label, url]) =>
-                      url ? (
-                        <figure key={label} className="shot">
-                          <figcaption>{label}</figcaption>
-                          <div
-                            className="shot-frame"
-                            tabIndex={0}
-                            role="group"
-                            aria-label={`${label} screenshot (scrollable)`}
-                          >
-                            <AuthImage src={url} alt={`${label} the change of ${formatDateTime(change.detected_at)}`} />
-                          </div>
-                        </figure>
-                      ) : null,
-                    )}
-                  </div>
+                  <ChangeScreenshots
+                    change={change}
+                    className="screenshots timeline-shots"
+                    alt={(label) => `${label} the change of ${formatDateTime(change.detected_at)}`}
+                  />
                 ) : null}
               </li>
             ))}
