@@ -386,7 +386,8 @@ export interface paths {
         /**
          * Create a monitor
          * @description The first check runs within the interval (checks of many monitors are spread over it, not bunched).
-         *     `status` is `pending` until then. The URL must be publicly reachable.
+         *     `status` is `pending` until then. The URL must be publicly reachable. A workspace at its plan's monitor
+         *     limit gets `409 plan_limit_reached`.
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -634,6 +635,107 @@ export interface paths {
          *     (`409 scan_not_completed`). Attestations are kept as history; the newest is the baseline.
          */
         post: operations["attestA11yScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List crawls
+         * @description The workspace's crawls, newest first, without their pages (read one crawl for those).
+         */
+        get: operations["listCrawls"];
+        put?: never;
+        /**
+         * Start crawling a website to discover pages
+         * @description Queues a crawl of the start URL's origin as `VigilBot`. robots.txt is read first and always obeyed (a robots.txt
+         *     answering 5xx, or not at all, means nothing is crawled and the crawl ends `failed` with that reason; 4xx
+         *     means no rules). Sitemaps (robots.txt `Sitemap:` lines and `/sitemap.xml`, indexes and gzip included) are read
+         *     next, then links from each page. Only URLs on the start URL's origin are fetched (when the start URL redirects
+         *     to another origin, that origin is the crawl's); fragments and `utm_*`, `gclid`, `fbclid` parameters are
+         *     dropped. At most 2 requests are in flight to a host and `Crawl-delay` is honoured; `429` and `503` are
+         *     answered with back-off. `include` and `exclude` filter the URLs found (the start URL is always fetched).
+         *     Poll `GET /crawl/{id}`; a `crawl.completed` event is sent when it ends.
+         *
+         *     `request_key` makes the call safe to retry: the same key with the same body answers `200` with the existing
+         *     crawl; the same key with a different body answers `422`.
+         */
+        post: operations["startCrawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Crawl job status and discovered URLs
+         * @description The crawl's status, counts and a page of the pages it found, in the order they were found (`page` and
+         *     `per_page`, at most 500 per page). Pages not fetched (disallowed by robots.txt, on another origin, excluded
+         *     by a glob, not HTML, a duplicate of another page, or an error) are counted in `skipped` by reason.
+         */
+        get: operations["getCrawl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a queued or running crawl
+         * @description The crawl stops fetching and ends `cancelled`; the pages found so far stay readable and usable for
+         *     `create-monitors`. Cancelling a cancelled crawl answers it again; a crawl that already ended otherwise is a
+         *     `409 crawl_finished`.
+         */
+        post: operations["cancelCrawl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crawl/{id}/create-monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create monitors from selected crawl results
+         * @description Creates one monitor per URL, named after the page's title. Each URL must be a page this crawl found (its
+         *     `url` or `final_url`); any other URL is a `400` naming it, and nothing is created. URLs the workspace
+         *     already monitors are listed in `skipped`, so running the same request twice creates nothing new. Plan
+         *     limits apply to the whole request (`409 plan_limit_reached`, nothing created).
+         */
+        post: operations["createMonitorsFromCrawl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1389,11 +1491,152 @@ export interface components {
             axe_version: string;
         };
         /**
-         * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
-         *     `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`, and `ping` (a test).
+         * @description `queued`, then `running`; it ends `completed` (the site was crawled as far as its limits allow), `failed`
+         *     (nothing could be crawled; `failure` says why) or `cancelled`.
          * @enum {string}
          */
-        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "ping";
+        CrawlStatus: "queued" | "running" | "completed" | "failed" | "cancelled";
+        /**
+         * @description Why a completed crawl stopped before it ran out of URLs: `max_pages` (the page limit was reached with URLs
+         *     left) or `max_depth` (URLs deeper than `max_depth` were found and not fetched).
+         * @enum {string}
+         */
+        CrawlStopReason: "max_pages" | "max_depth";
+        CrawlFailure: {
+            /**
+             * @description `robots_unavailable`: robots.txt answered 5xx or could not be fetched, so nothing may be crawled.
+             *     `robots_disallowed`: robots.txt disallows the start URL for VigilBot. `start_url_failed`: the start URL
+             *     could not be fetched or did not answer with an HTML page.
+             * @enum {string}
+             */
+            reason: "robots_unavailable" | "robots_disallowed" | "start_url_failed";
+            /** @description What the target did, in words. */
+            message: string;
+        };
+        /** @description URLs found but not listed as pages, by reason. */
+        CrawlSkipped: {
+            /** @description Disallowed for VigilBot by robots.txt. */
+            robots: number;
+            /** @description On another origin (or redirected to one). */
+            out_of_scope: number;
+            /** @description Not matched by `include`, or matched by `exclude`. */
+            excluded: number;
+            /** @description Answered with something other than HTML (a PDF, an image...). */
+            not_html: number;
+            /**
+             * @description The same page as another one found: its canonical link names that page, or it redirects to it (trailing
+             *     slash variants included).
+             */
+            duplicate: number;
+            /** @description Answered 4xx or 5xx, redirected too often, timed out or could not be reached. */
+            error: number;
+        };
+        CrawlSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @description The start URL as given. */
+            url: string;
+            /** @description The origin crawled (the start URL's, or the one it redirected to). */
+            origin: string;
+            status: components["schemas"]["CrawlStatus"];
+            stop_reason: components["schemas"]["CrawlStopReason"] | null;
+            failure: components["schemas"]["CrawlFailure"] | null;
+            max_pages: number;
+            max_depth: number;
+            include: string[];
+            exclude: string[];
+            request_key: string | null;
+            /** @description Pages listed so far. */
+            pages_found: number;
+            skipped: components["schemas"]["CrawlSkipped"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        CrawlPage: {
+            /** Format: uuid */
+            id: string;
+            /** @description The URL as found, normalised (no fragment, no tracking parameters). */
+            url: string;
+            /** @description Where the URL led after redirects. */
+            final_url: string;
+            status_code: number;
+            title: string | null;
+            /** @description The page's canonical link, resolved against its URL. */
+            canonical: string | null;
+            /** @description Links followed from the start URL (0); a sitemap's URLs are at depth 1. */
+            depth: number;
+            /**
+             * @description How the URL was first found; the start URL counts as a `link`.
+             * @enum {string}
+             */
+            found_via: "link" | "sitemap";
+            /** @description The page asks not to be indexed (robots meta or `X-Robots-Tag`). */
+            noindex: boolean;
+            /** @description The workspace has a monitor whose URL is this page's `url` or `final_url`. */
+            already_monitored: boolean;
+        };
+        Crawl: components["schemas"]["CrawlSummary"] & {
+            pages: components["schemas"]["CrawlPage"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CrawlList: {
+            data: components["schemas"]["CrawlSummary"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        StartCrawlRequest: {
+            /**
+             * Format: uri
+             * @description A public http(s) URL without credentials; the crawl stays on its origin.
+             */
+            url: string;
+            /**
+             * @description Stop after listing this many pages.
+             * @default 200
+             */
+            max_pages: number;
+            /**
+             * @description Follow links at most this many steps from the start URL.
+             * @default 5
+             */
+            max_depth: number;
+            /** @description Path globs (`/blog/**`, `/docs/*.html`); when given, only URLs whose path matches one are fetched. */
+            include?: string[];
+            /** @description Path globs; URLs whose path matches one are not fetched. */
+            exclude?: string[];
+            /** @description Makes the request safe to retry; unique per crawl. */
+            request_key?: string;
+        };
+        /** @description Settings for every monitor created; the monitor defaults otherwise. */
+        CrawlMonitorSettings: {
+            /** @default 300 */
+            interval_seconds: number;
+            regions?: string[];
+            mode?: components["schemas"]["MonitorMode"];
+        };
+        CreateMonitorsFromCrawlRequest: {
+            urls: string[];
+            monitor?: components["schemas"]["CrawlMonitorSettings"];
+        };
+        SkippedCrawlUrl: {
+            url: string;
+            /** @enum {string} */
+            reason: "already_monitored";
+        };
+        CreatedMonitorsFromCrawl: {
+            created: components["schemas"]["Monitor"][];
+            skipped: components["schemas"]["SkippedCrawlUrl"][];
+        };
+        /**
+         * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
+         *     `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`, `crawl.completed`, and `ping` (a
+         *     test).
+         * @enum {string}
+         */
+        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "ping";
         /** @enum {string} */
         DestinationType: "webhook" | "slack" | "email";
         /** @description `url` for a webhook, `webhook_url` for Slack, `to` for e-mail. */
@@ -2114,7 +2357,8 @@ export interface components {
         };
         /**
          * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
-         *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`).
+         *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`, `crawl_finished`,
+         *     `plan_limit_reached`).
          */
         Conflict: {
             headers: {
@@ -2183,6 +2427,8 @@ export interface components {
         PerPage: number;
         /** @description Monitors per page. */
         MonitorsPerPage: number;
+        /** @description Pages of the crawl per page of the answer. */
+        CrawlPagesPerPage: number;
         /** @description `json` (the default) or `csv`, streamed as an attachment. */
         ExportFormat: components["schemas"]["ExportFormat"];
         /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
@@ -3099,6 +3345,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3638,6 +3885,208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["A11yAttestation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listCrawls: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only crawls in this status. */
+                status?: components["schemas"]["CrawlStatus"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of crawls, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    startCrawl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartCrawlRequest"];
+            };
+        };
+        responses: {
+            /** @description An identical request with this `request_key` was made before; this is that crawl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlSummary"];
+                };
+            };
+            /** @description The queued crawl. */
+            202: {
+                headers: {
+                    /** @description The crawl's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getCrawl: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Pages of the crawl per page of the answer. */
+                per_page?: components["parameters"]["CrawlPagesPerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The crawl with a page of its pages. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Crawl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelCrawl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled crawl. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createMonitorsFromCrawl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMonitorsFromCrawlRequest"];
+            };
+        };
+        responses: {
+            /** @description The monitors created and the URLs skipped. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedMonitorsFromCrawl"];
                 };
             };
             400: components["responses"]["BadRequest"];
