@@ -1,4 +1,4 @@
-import { assertPublicUrl, TargetNotPublicError, type AssertPublicUrlOptions } from '../net-guard';
+import { discardBody, fetchGuarded, RedirectError, refusalOf, type Response, TargetNotPublicError } from '../net-guard';
 import { extractBinary, extractContent, extractPlainText } from './extract';
 import type { CheckFailure, ExtractedContent, HttpCheckRequest, HttpCheckResult, PageExpectations } from './types';
 
@@ -6,7 +6,6 @@ const DEFAULT_MAX_REDIRECTS = 5;
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; VigilMonitor/1)';
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** How the body is read: parsed as markup, taken as plain text, or only hashed. */
 type BodyKind = 'markup' | 'text' | 'binary';
@@ -106,59 +105,30 @@ async function fetchFollowingRedirects(
 ): Promise<{ response: Response; url: string } | HttpCheckResult> {
   const { request, signal } = context;
   const maxRedirects = request.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const guardOptions: AssertPublicUrlOptions = {
-    allowPrivate: request.allowPrivate,
-    lookup: request.lookup,
-    isAllowedAddress: request.isAllowedAddress,
-  };
-  let url = request.url;
-  for (let redirects = 0; ; redirects += 1) {
-    let response: Response;
-    try {
-      await untilAborted(assertPublicUrl(url, guardOptions), signal);
-      // fetch resolves the host again itself, so a DNS answer that changes after the guard is not caught here.
-      response = await fetch(url, {
-        redirect: 'manual',
-        signal,
-        headers: { 'user-agent': request.userAgent ?? DEFAULT_USER_AGENT, accept: ACCEPT },
-      });
-    } catch (error) {
-      const [failure, message] = describeError(error, context);
-      const hop = redirects > 0 ? `redirect to ${url}: ` : '';
-      return failed(context, failure, `${hop}${message}`, { finalUrl: url });
+  // The hop being fetched, for a failure's message and finalUrl.
+  let hop = request.url;
+  let hops = 0;
+  try {
+    const { response, url } = await fetchGuarded(request.url, {
+      guard: { allowPrivate: request.allowPrivate, lookup: request.lookup, isAllowedAddress: request.isAllowedAddress },
+      signal,
+      headers: { 'user-agent': request.userAgent ?? DEFAULT_USER_AGENT, accept: ACCEPT },
+      maxRedirects,
+      followRedirect: (next) => {
+        hop = next.href;
+        hops += 1;
+        return true;
+      },
+    });
+    return { response, url };
+  } catch (error) {
+    if (error instanceof RedirectError) {
+      const failure = error.kind === 'too_many_redirects' ? 'too_many_redirects' : 'network';
+      return failed(context, failure, error.message, { statusCode: error.statusCode, finalUrl: error.url });
     }
-
-    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
-    if (location === null) return { response, url };
-    await discardBody(response);
-    const details = { statusCode: response.status, finalUrl: url };
-    if (redirects >= maxRedirects) {
-      return failed(context, 'too_many_redirects', `more than ${maxRedirects} redirects`, details);
-    }
-    try {
-      url = new URL(location, url).href;
-    } catch {
-      return failed(context, 'network', `invalid redirect location ${JSON.stringify(location)}`, details);
-    }
+    const [failure, message] = describeError(error, context);
+    return failed(context, failure, `${hops > 0 ? `redirect to ${hop}: ` : ''}${message}`, { finalUrl: hop });
   }
-}
-
-/** Rejects with the abort reason as soon as `signal` aborts; DNS lookups in the guard take no signal of their own. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** An unread body must be cancelled, or it keeps its connection busy. */
-async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
 }
 
 function declaredTooLarge(response: Response, maxBytes: number): boolean {
@@ -171,27 +141,23 @@ function declaredTooLarge(response: Response, maxBytes: number): boolean {
 /** The whole (decoded) body, or null as soon as it exceeds `maxBytes`. */
 async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | null> {
   if (response.body === null) return new Uint8Array();
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    // Leaving the loop early cancels the stream.
+    if (total > maxBytes) return null;
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, total);
 }
 
 function describeError(error: unknown, context: CheckContext): [CheckFailure, string] {
   if (context.signal.aborted) return ['timeout', `no complete response within ${context.request.timeoutMs} ms`];
-  if (error instanceof TargetNotPublicError) {
+  const refusal = refusalOf(error);
+  if (refusal instanceof TargetNotPublicError) {
     // The guard's DNS lookup failing is a DNS failure, not a refusal.
-    return [error.reason === 'unresolvable' ? 'network' : 'target_not_public', error.message];
+    return [refusal.reason === 'unresolvable' ? 'network' : 'target_not_public', refusal.message];
   }
   return ['network', networkMessage(error)];
 }

@@ -280,6 +280,23 @@ describe('checkHttp', () => {
       expect(Date.now() - started).toBeLessThan(1000);
     });
 
+    it('connects to the address the guard checked, resolving the host once (no rebinding window)', async () => {
+      // Only this lookup knows the name, so reaching the server proves the socket used the checked answer.
+      let lookups = 0;
+      const result = await checkHttp({
+        url: `http://rebind.test:${port}/ok`,
+        expectations: { statusMin: 200, statusMax: 399 },
+        timeoutMs: 2000,
+        isAllowedAddress: onlyFirstServer,
+        lookup: () => {
+          lookups += 1;
+          return Promise.resolve(['127.0.0.1']);
+        },
+      });
+      expect(result.ok).toBe(true);
+      expect(lookups).toBe(1);
+    });
+
     it('lets the test predicate treat the first server as public', async () => {
       const result = await check('/ok', { allowPrivate: false, isAllowedAddress: onlyFirstServer });
       expect(result.ok).toBe(true);
