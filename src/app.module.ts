@@ -18,6 +18,7 @@ import { MonitorsModule } from './monitors/monitors.module';
 import { ChangesModule } from './changes/changes.module';
 import { ExportModule } from './export/export.module';
 import { ConfigModule } from './config/config.module';
+import { DownloadsModule } from './downloads/downloads.module';
 import { DatabaseModule } from './db/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
@@ -69,6 +70,7 @@ export class AppModule implements OnModuleDestroy {
       ],
       providers: [
         // Guards run in this order: who is calling, then whether their bucket allows another request.
+        DownloadsModule,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: LinkHeaderInterceptor },

@@ -373,6 +373,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/downloads/vigil-gate.tgz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The CI gate client as an npm package
+         * @description `vigil-gate`, the CI gate client of this very service, as a self-contained npm package (one file, no
+         *     dependencies, Node 20 or later), so a CI job of any project runs
+         *     `npx --yes https://vigil.example.com/downloads/vigil-gate.tgz --base-url https://vigil.example.com --request release-check.json`
+         *     and always gets the client that matches the server. Public, no credentials. Responses carry an `ETag` and
+         *     `Cache-Control: public, no-cache`: caches revalidate every time, and `If-None-Match` with the current ETag
+         *     answers `304`.
+         */
+        get: operations["downloadGateClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors": {
         parameters: {
             query?: never;
@@ -3272,6 +3297,53 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    downloadGateClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` of an earlier download; when it is still current the answer is `304` without a body. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package (an npm tarball). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="vigil-gate.tgz"`. */
+                    "Content-Disposition"?: string;
+                    /** @description A strong validator of the package's content, the same on every instance of one build. */
+                    ETag?: string;
+                    /** @description `public, no-cache`: caches must revalidate before reusing it. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Not modified; the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    /** @description The current ETag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The package is not built on this instance (`npm run build` builds it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listMonitors: {

@@ -1,17 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Schemas } from '../api-client';
+import { serviceRoot } from './base-url';
 import { isRecord } from './check';
 import type { GateOptions } from './gate';
+import { isGitHubActions } from './github-actions';
 
-export const USAGE = `usage: vigil-gate --base-url URL --request FILE.json [--api-key KEY] [--timeout 600] [--request-timeout 30] [--poll-interval 5]
-  --base-url URL              the Vigil service's origin, e.g. https://vigil.example.com
+export const USAGE = `usage: vigil-gate --base-url URL --request FILE.json [--api-key KEY] [--timeout 600] [--request-timeout 30] [--poll-interval 5] [--json]
+  --base-url URL              the Vigil service's address, e.g. https://vigil.example.com, or the API's base URL
+                              https://vigil.example.com/api/v1 (a path the service is served under is kept)
   --request FILE.json         the release-check request body (CreateReleaseCheckRequest)
   --api-key KEY               a key with monitors:read and monitors:write; default: env VIGIL_API_KEY (preferred:
                               a command line is visible to other processes)
   --timeout SECONDS           total deadline (default 600)
   --request-timeout SECONDS   bound on each HTTP request (default 30)
   --poll-interval SECONDS     pause between polls (default 5)
+  --json                      standard output is one JSON line at the end: {id, revision, gate, collection_status,
+                              review_url, exit_code} (null before a check exists); the log goes to standard error
+With GITHUB_ACTIONS=true the outcome is also a ::notice:: (passed) or ::error:: annotation.
 exit codes: 0 gate passed; 1 gate failed; 2 deadline passed, gate pending; 3 request failure or malformed
 response; 4 usage error. Only 0 means the release may go.`;
 
@@ -43,6 +49,7 @@ export function parseGateArgs(
         timeout: { type: 'string' },
         'request-timeout': { type: 'string' },
         'poll-interval': { type: 'string' },
+        json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -54,8 +61,8 @@ export function parseGateArgs(
 
   const baseUrl = str(values['base-url']);
   if (!baseUrl) return fail('--base-url is required');
-  const urlProblem = checkBaseUrl(baseUrl);
-  if (urlProblem) return fail(urlProblem);
+  const root = serviceRoot(baseUrl);
+  if (!root.ok) return fail(root.message);
 
   const file = str(values.request);
   if (!file) return fail('--request is required');
@@ -94,28 +101,17 @@ export function parseGateArgs(
   return {
     ok: true,
     options: {
-      baseUrl: baseUrl.replace(/\/+$/, ''),
+      baseUrl: root.root,
       apiKey,
       // The service validates the body and answers 400 with each offending field.
       request: request as Schemas['CreateReleaseCheckRequest'],
       timeoutSeconds: seconds.timeout,
       requestTimeoutSeconds: seconds['request-timeout'],
       pollIntervalSeconds: seconds['poll-interval'],
+      json: values.json === true,
+      githubActions: isGitHubActions(env),
     },
   };
-}
-
-function checkBaseUrl(raw: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return `--base-url is not a URL: ${raw}`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--base-url must be an http(s) URL';
-  if (url.username || url.password) return '--base-url must not contain credentials; pass the API key instead';
-  if (url.search || url.hash) return '--base-url must not have a query or fragment';
-  return null;
 }
 
 function str(value: string | boolean | undefined): string | undefined {

@@ -7,6 +7,7 @@ export type Summary = Schemas['ReleaseCheckSummary'];
 const GATES: readonly Gate[] = ['pending', 'passed', 'failed'];
 const COLLECTION_STATUSES: readonly CollectionStatus[] = ['queued', 'running', 'completed', 'incomplete'];
 const SUMMARY_COUNTS = ['pairs', 'captured', 'missing', 'with_differences', 'new_findings'] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The part of a release check the gate relies on, validated at runtime (the TS types do not check JSON). */
 export interface CheckView {
@@ -35,7 +36,8 @@ export function parseCheck(text: string | undefined): Parsed {
   if (!isRecord(body)) return { ok: false, reason: 'not a JSON object' };
 
   const { id, gate, revision, collection_status: collectionStatus, review_url: reviewUrl, summary } = body;
-  if (typeof id !== 'string' || id === '') return { ok: false, reason: '`id` is not a non-empty string' };
+  // The id goes into CI logs and annotations: a UUID, as the contract promises, cannot break a line there.
+  if (typeof id !== 'string' || !UUID.test(id)) return { ok: false, reason: '`id` is not a UUID' };
   if (!GATES.includes(gate as Gate)) return { ok: false, reason: `\`gate\` is not one of ${GATES.join('|')}` };
   if (!Number.isInteger(revision) || (revision as number) < 1) {
     return { ok: false, reason: '`revision` is not a positive integer' };
@@ -43,8 +45,9 @@ export function parseCheck(text: string | undefined): Parsed {
   if (!COLLECTION_STATUSES.includes(collectionStatus as CollectionStatus)) {
     return { ok: false, reason: `\`collection_status\` is not one of ${COLLECTION_STATUSES.join('|')}` };
   }
-  // A link that leaves the service's origin (absolute or protocol-relative) is not something to print as ours.
-  if (typeof reviewUrl !== 'string' || !reviewUrl.startsWith('/') || reviewUrl.startsWith('//')) {
+  // A link that leaves the service's origin (absolute or protocol-relative) is not something to print as ours, and
+  // one with spaces or control characters could break a log line: a path of visible ASCII (URLs percent-encode).
+  if (typeof reviewUrl !== 'string' || !/^\/(?!\/)[!-~]*$/.test(reviewUrl)) {
     return { ok: false, reason: '`review_url` is not a path on the service' };
   }
   if (!isRecord(summary) || !SUMMARY_COUNTS.every((key) => isCount(summary[key]))) {

@@ -1,11 +1,14 @@
 // The `vigil-gate` command (bin/vigil-gate.js loads the compiled file). Runs on load: do not import it as a library.
 import { parseGateArgs, USAGE } from './args';
 import { EXIT_CODES, runGate } from './gate';
+import { annotation, isGitHubActions } from './github-actions';
 
 async function main(): Promise<number> {
   const parsed = parseGateArgs(process.argv.slice(2), process.env);
   if (!parsed.ok) {
     process.stderr.write(`vigil-gate: ${parsed.message}\n${USAGE}\n`);
+    if (isGitHubActions(process.env))
+      process.stderr.write(`${annotation('error', `Usage error: ${parsed.message}`)}\n`);
     return EXIT_CODES.usage;
   }
   // Lines are written straight away (pipes are synchronous on Linux), so CI sees the check id before the verdict.

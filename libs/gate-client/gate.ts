@@ -1,11 +1,16 @@
 import { createVigilClient, type Schemas } from '../api-client';
-import { type CheckView, isRecord, parseCheck, printable } from './check';
+import { serviceRoot } from './base-url';
+import { type CheckView, type CollectionStatus, type Gate, isRecord, parseCheck, printable } from './check';
+import { annotation } from './github-actions';
 
 /** Only `passed` (0) means the release may go. */
 export const EXIT_CODES = { passed: 0, failed: 1, deadline: 2, requestFailure: 3, usage: 4 } as const;
 
 export interface GateOptions {
-  /** The service's origin, e.g. `https://vigil.example.com`. */
+  /**
+   * The service's address as `--base-url` takes it: its origin (plus the path it is served under, if any), or that
+   * followed by `/api/v1`, e.g. `https://vigil.example.com` or `https://vigil.example.com/api/v1`.
+   */
   baseUrl: string;
   apiKey: string;
   /** The CreateReleaseCheckRequest body; the service validates it. */
@@ -15,6 +20,21 @@ export interface GateOptions {
   /** Bound on each HTTP request (also cut short by the deadline). */
   requestTimeoutSeconds: number;
   pollIntervalSeconds: number;
+  /** Standard output is only the result line (GateResult as JSON); the log goes to standard error. */
+  json?: boolean;
+  /** Annotate the run with `::notice::`/`::error::` workflow commands (on standard error). */
+  githubActions?: boolean;
+}
+
+/** The `--json` result line: what a CI step needs to go on (null before a check exists). */
+export interface GateResult {
+  id: string | null;
+  revision: number | null;
+  gate: Gate | null;
+  collection_status: CollectionStatus | null;
+  /** Absolute: the service's root and the check's review page. */
+  review_url: string | null;
+  exit_code: number;
 }
 
 export interface GateIO {
@@ -43,37 +63,50 @@ interface Exchange {
 
 /**
  * Submits a release check and polls it until the gate is decided or the deadline passes. Returns the exit code:
- * 0 passed; 1 failed; 2 deadline passed with the gate pending; 3 request failure or malformed response.
+ * 0 passed; 1 failed; 2 deadline passed with the gate pending; 3 request failure or malformed response; 4 a base
+ * URL that is not one.
  */
 export async function runGate(options: GateOptions, io: GateIO): Promise<number> {
+  const root = serviceRoot(options.baseUrl);
+  if (!root.ok) {
+    io.stderr(`vigil-gate: ${root.message}`);
+    return EXIT_CODES.usage;
+  }
+  const run = new GateRun(options, root.root, io);
+  let code: number;
   try {
-    return await new GateRun(options, io).run();
+    code = await run.run();
   } catch (error) {
     // A bug here must never look like a passed gate.
-    io.stderr(`vigil-gate: unexpected error: ${describeError(error)}`);
-    return EXIT_CODES.requestFailure;
+    code = run.fail(`unexpected error: ${describeError(error)}`);
   }
+  run.conclude(code);
+  return code;
 }
 
 class GateRun {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly deadline: number;
-  private readonly origin: string;
   private readonly pollMs: number;
   private readonly requestTimeoutMs: number;
   /** Whether the current request's bound is the deadline rather than --request-timeout. */
   private boundByDeadline = false;
   private failures = 0;
+  /** The check as last seen, for the result line and the annotation. */
+  private latest: CheckView | null = null;
+  /** Why the gate ends in a request failure (exit 3), for the annotation. */
+  private problem: string | null = null;
 
   constructor(
     private readonly options: GateOptions,
+    /** The service's root: the API is under `/api/v1`, review links are relative to it. */
+    private readonly root: string,
     private readonly io: GateIO,
   ) {
     this.now = io.now ?? Date.now;
     this.sleep = io.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
     this.deadline = this.now() + options.timeoutSeconds * 1000;
-    this.origin = options.baseUrl.replace(/\/+$/, '');
     this.pollMs = options.pollIntervalSeconds * 1000;
     this.requestTimeoutMs = options.requestTimeoutSeconds * 1000;
   }
@@ -86,13 +119,14 @@ class GateRun {
       // Redirects are not followed: the API key would travel to wherever the redirect points.
       return transport(input, { ...init, signal: AbortSignal.timeout(limit), redirect: 'manual' });
     };
-    const client = createVigilClient({ baseUrl: this.origin, apiKey: this.options.apiKey, fetch: bounded });
+    const client = createVigilClient({ baseUrl: this.root, apiKey: this.options.apiKey, fetch: bounded });
 
     const created = await this.submit(() =>
       client.POST('/release-checks', { body: this.options.request, parseAs: 'text' }),
     );
     if (typeof created === 'number') return created;
-    this.io.stdout(`release check: ${created.id}`);
+    this.latest = created;
+    this.say(`release check: ${created.id}`);
     return this.poll(created, () =>
       client.GET('/release-checks/{id}', { params: { path: { id: created.id } }, parseAs: 'text' }),
     );
@@ -103,19 +137,17 @@ class GateRun {
     const label = 'POST /release-checks';
     for (;;) {
       if (this.remaining() <= 0) {
-        this.io.stderr(
-          `vigil-gate: the deadline of ${this.options.timeoutSeconds} s passed before the release check was ` +
+        return this.fail(
+          `the deadline of ${this.options.timeoutSeconds} s passed before the release check was ` +
             `created (${this.failures} failed attempts)`,
         );
-        return EXIT_CODES.requestFailure;
       }
       const outcome = await this.exchange(label, post, [200, 201]);
       switch (outcome.kind) {
         case 'check':
           return outcome.check;
         case 'fatal':
-          this.io.stderr(`vigil-gate: ${outcome.reason}`);
-          return EXIT_CODES.requestFailure;
+          return this.fail(outcome.reason);
         case 'rate-limited':
           await this.wait(outcome.waitMs);
           break;
@@ -144,17 +176,17 @@ class GateRun {
       switch (outcome.kind) {
         case 'check':
           if (outcome.check.id !== created.id) {
-            this.io.stderr(`vigil-gate: malformed response from ${label}: it describes check ${outcome.check.id}`);
-            return EXIT_CODES.requestFailure;
+            return this.fail(`malformed response from ${label}: it describes check ${printable(outcome.check.id, 80)}`);
           }
           if (outcome.check.revision !== check.revision) {
             this.io.stderr(`vigil-gate: the check was rerun: revision ${check.revision} → ${outcome.check.revision}`);
           }
           check = outcome.check;
+          this.latest = check;
           lastError = null;
           break;
         case 'fatal':
-          this.io.stderr(`vigil-gate: ${outcome.reason}`);
+          this.fail(outcome.reason);
           this.report(check);
           return EXIT_CODES.requestFailure;
         case 'rate-limited':
@@ -178,7 +210,7 @@ class GateRun {
   private timedOut(check: CheckView, lastError: string | null): number {
     const waited = `the deadline of ${this.options.timeoutSeconds} s passed`;
     if (lastError) {
-      this.io.stderr(`vigil-gate: ${waited}; the last poll failed: ${lastError} (${this.failures} failed requests)`);
+      this.fail(`${waited}; the last poll failed: ${lastError} (${this.failures} failed requests)`);
     } else {
       this.io.stderr(
         `vigil-gate: ${waited} with the gate still ${check.gate}; a person can review revision ` +
@@ -192,9 +224,9 @@ class GateRun {
   /** The outcome, for the CI log: gate, revision (record it with any approval), evidence and the review page. */
   private report(check: CheckView): void {
     const { summary, review } = check;
-    this.io.stdout(`gate: ${check.gate}`);
-    this.io.stdout(`revision: ${check.revision}`);
-    this.io.stdout(
+    this.say(`gate: ${check.gate}`);
+    this.say(`revision: ${check.revision}`);
+    this.say(
       `collection: ${check.collectionStatus} (pairs: ${summary.pairs}, captured: ${summary.captured}, ` +
         `missing: ${summary.missing}, with differences: ${summary.with_differences}, ` +
         `new findings: ${summary.new_findings})`,
@@ -204,9 +236,67 @@ class GateRun {
       const decided = review.reviewer
         ? ` by ${printable(review.reviewer, 200)} at revision ${review.revision ?? '?'}`
         : '';
-      this.io.stdout(`review: ${printable(review.status, 40)}${decided}`);
+      this.say(`review: ${printable(review.status, 40)}${decided}`);
     }
-    this.io.stdout(`review page: ${this.origin}${check.reviewUrl}`);
+    this.say(`review page: ${this.reviewPage(check)}`);
+  }
+
+  /** A line of the log: standard output, or standard error when standard output is the JSON result. */
+  private say(line: string): void {
+    if (this.options.json) this.io.stderr(line);
+    else this.io.stdout(line);
+  }
+
+  private reviewPage(check: CheckView): string {
+    return `${this.root}${check.reviewUrl}`;
+  }
+
+  /** Records why the gate could not be decided and logs it; returns exit 3. */
+  fail(reason: string): number {
+    this.problem = reason;
+    this.io.stderr(`vigil-gate: ${reason}`);
+    return EXIT_CODES.requestFailure;
+  }
+
+  /** The end of a run: the JSON result line (--json) and the annotation (GitHub Actions). Never throws. */
+  conclude(code: number): void {
+    const check = this.latest;
+    if (this.options.githubActions) {
+      const [kind, message] = this.verdict(code, check);
+      this.io.stderr(annotation(kind, message));
+    }
+    if (this.options.json) {
+      const result: GateResult = {
+        id: check?.id ?? null,
+        revision: check?.revision ?? null,
+        gate: check?.gate ?? null,
+        collection_status: check?.collectionStatus ?? null,
+        review_url: check ? this.reviewPage(check) : null,
+        exit_code: code,
+      };
+      this.io.stdout(JSON.stringify(result));
+    }
+  }
+
+  /** The annotation: a notice only when the release may go, an error otherwise. */
+  private verdict(code: number, check: CheckView | null): ['notice' | 'error', string] {
+    const which = check ? `release check ${check.id}, revision ${check.revision}` : 'no release check was created';
+    const page = check ? ` Review page: ${this.reviewPage(check)}` : '';
+    const reviewer = check?.review?.reviewer ? ` by ${printable(check.review.reviewer, 200)}` : '';
+    if (code === EXIT_CODES.passed) return ['notice', `Passed: ${which}, approved${reviewer}.${page}`];
+    if (code === EXIT_CODES.deadline) {
+      return ['error', `Still pending after ${this.options.timeoutSeconds} s: a person has to review ${which}.${page}`];
+    }
+    if (code === EXIT_CODES.failed && check) {
+      const { summary, review } = check;
+      const decision = review ? `; review: ${printable(review.status, 40)}${reviewer}` : '';
+      return [
+        'error',
+        `Failed: ${which}: collection ${check.collectionStatus} (missing: ${summary.missing}, with differences: ` +
+          `${summary.with_differences}, new findings: ${summary.new_findings})${decision}.${page}`,
+      ];
+    }
+    return ['error', `Not decided: ${this.problem ?? 'a request failed'}; ${which}.${page}`];
   }
 
   /** One request, classified. Each is bounded by --request-timeout and by the deadline. */
@@ -244,7 +334,7 @@ class GateRun {
       const location = printable(response.headers.get('Location') ?? '', 200);
       return {
         kind: 'fatal',
-        reason: `${label} answered a redirect (${status} to ${location || '?'}); pass the service's origin as --base-url`,
+        reason: `${label} answered a redirect (${status} to ${location || '?'}); pass the service's address as --base-url`,
       };
     }
     return { kind: 'fatal', reason: `${label} answered ${status}${describeProblem(result.error)}` };

@@ -30,6 +30,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
       { path: 'health', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
       { path: 'metrics', method: RequestMethod.GET },
+      { path: 'downloads/vigil-gate.tgz', method: RequestMethod.GET },
     ],
   });
   app.useGlobalPipes(createValidationPipe());

@@ -5,8 +5,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { projectRoot } from '../openapi/contract';
 
-/** Paths the web interface never answers: the API, its docs, and the operations endpoints. */
-const NOT_THE_INTERFACE = /^\/(api|docs|health|metrics)(\/|$)/;
+/** Paths the web interface never answers: the API, its docs, downloads and the operations endpoints. */
+const NOT_THE_INTERFACE = /^\/(api|docs|downloads|health|metrics)(\/|$)/;
 
 export interface WebInterfaceOptions {
   /**

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { annotation } from '../../libs/gate-client';
 import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey } from '../support/accounts';
 import { runSource } from '../support/run-source';
@@ -29,6 +30,8 @@ function requestFile(body: unknown): string {
 function gateEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', ...extra };
   if (!('VIGIL_API_KEY' in extra)) delete env.VIGIL_API_KEY;
+  // Tests that run on GitHub Actions must not get annotations they did not ask for.
+  if (!('GITHUB_ACTIONS' in extra)) delete env.GITHUB_ACTIONS;
   return env;
 }
 
@@ -37,8 +40,8 @@ interface Gate {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
-  /** Resolves with the first stdout match, rejects if the process ends first. */
-  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>;
+  /** Resolves with the first match on stdout (or stderr), rejects if the process ends first. */
+  waitFor: (pattern: RegExp, timeoutMs?: number, stream?: 'stdout' | 'stderr') => Promise<RegExpMatchArray>;
 }
 
 /** The CLI as a real child process, compiled from source on the fly. */
@@ -54,15 +57,19 @@ function startGate(args: string[], env: Record<string, string> = {}): Gate {
     stdout += chunk.toString();
     listeners.forEach((listener) => listener());
   });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    listeners.forEach((listener) => listener());
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
   void exited.then(() => clearTimeout(killer));
 
-  const waitFor = (pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> =>
+  const waitFor = (pattern: RegExp, timeoutMs = 30_000, stream = 'stdout'): Promise<RegExpMatchArray> =>
     new Promise((resolve, reject) => {
+      const text = (): string => (stream === 'stdout' ? stdout : stderr);
       const check = (): void => {
-        const match = pattern.exec(stdout);
+        const match = pattern.exec(text());
         if (match) {
           cleanup();
           resolve(match);
@@ -70,14 +77,14 @@ function startGate(args: string[], env: Record<string, string> = {}): Gate {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`no ${pattern} on stdout in ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
+        reject(new Error(`no ${pattern} on ${stream} in ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);
         listeners.delete(check);
       };
       void exited.then(() => {
-        if (!pattern.exec(stdout)) {
+        if (!pattern.exec(text())) {
           cleanup();
           reject(new Error(`exited before ${pattern}; stdout: ${stdout}; stderr: ${stderr}`));
         }
@@ -232,6 +239,50 @@ describe('vigil-gate against the real service', () => {
     expect(gate.stdout()).toContain(`review page: ${service.baseUrl}/release-checks/${id}\n`);
   });
 
+  it('exit 0 with --json and the /api/v1/ base URL: one JSON line on stdout; the log and a ::notice:: on stderr', async () => {
+    site.set('/json/prod/pricing', page());
+    site.set('/json/preview/pricing', page());
+    const args = [
+      '--base-url',
+      `${service.baseUrl}/api/v1/`,
+      '--request',
+      request('json'),
+      ...FAST,
+      '--timeout',
+      '120',
+    ];
+    const gate = startGate([...args, '--json'], { VIGIL_API_KEY: ci.secret, GITHUB_ACTIONS: 'true' });
+
+    const [, id] = await gate.waitFor(/^release check: (\S+)$/m, 30_000, 'stderr');
+    expect(gate.stdout()).toBe('');
+    await collected(id);
+    const approved = await person.session.post(`/release-checks/${id}/review`, {
+      decision: 'approve',
+      note: 'Gate client test: --json.',
+      revision: 1,
+    });
+    expect(approved.status).toBe(200);
+
+    expect(await gate.exited).toBe(0);
+    const reviewPage = `${service.baseUrl}/release-checks/${id}`;
+    expect(gate.stdout().trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(gate.stdout())).toEqual({
+      id,
+      revision: 1,
+      gate: 'passed',
+      collection_status: 'completed',
+      review_url: reviewPage,
+      exit_code: 0,
+    });
+    expect(gate.stderr()).toContain('gate: passed\n');
+    expect(gate.stderr()).toContain(`review page: ${reviewPage}\n`);
+    expect(gate.stderr()).toContain(
+      `::notice title=Vigil release gate::Passed: release check ${id}, revision 1, approved by ${person.email}. ` +
+        `Review page: ${reviewPage}\n`,
+    );
+    expect(gate.stderr()).not.toContain('::error');
+  });
+
   it('exit 1: a preview answering 404 is missing evidence, so the gate fails', async () => {
     site.set('/gone/prod/pricing', page());
     const result = await runGate(gateArgs(request('gone'), '--timeout', '90', '--api-key', ci.secret));
@@ -282,6 +333,37 @@ describe('vigil-gate against a misbehaving service', () => {
     return runGate(args);
   }
 
+  it('a base URL with a path keeps it: /vigil and /vigil/api/v1/ both reach the API at /vigil/api/v1', async () => {
+    const seen: string[] = [];
+    const server = await fakeService((request, _body, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      if (request.method === 'POST') json(response, 201, fakeCheck(FAKE_ID, 'pending'));
+      else json(response, 200, fakeCheck(FAKE_ID, 'passed'));
+    });
+    servers.push(server);
+    for (const base of [`${server.url}/vigil`, `${server.url}/vigil/api/v1/`]) {
+      const result = await runGate(['--base-url', base, '--request', fakeRequest, '--api-key', 'k', ...FAST]);
+      expect(result).toMatchObject({ code: 0 });
+      // Review links are relative to the service's root, which is under /vigil here.
+      expect(result.stdout).toContain(`review page: ${server.url}/vigil/release-checks/${FAKE_ID}\n`);
+    }
+    const calls = ['POST /vigil/api/v1/release-checks', `GET /vigil/api/v1/release-checks/${FAKE_ID}`];
+    expect(seen).toEqual([...calls, ...calls]);
+  });
+
+  it('exit 3 with --json: the JSON line still names the check, and GitHub Actions gets an ::error::', async () => {
+    const server = await fakeService((request, _body, response) => {
+      if (request.method === 'POST') json(response, 201, fakeCheck(FAKE_ID, 'pending'));
+      else json(response, 200, { ...fakeCheck(FAKE_ID, 'passed'), gate: 'PASSED' });
+    });
+    servers.push(server);
+    const args = ['--base-url', server.url, '--request', fakeRequest, '--api-key', 'k', ...FAST, '--json'];
+    const result = await runGate(args, { GITHUB_ACTIONS: 'true' });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: FAKE_ID, gate: 'pending', exit_code: 3 });
+    expect(result.stderr).toMatch(/^::error title=Vigil release gate::Not decided: malformed response from GET /m);
+  });
+
   it('exit 3: 201 with an HTML body', async () => {
     const result = await gateAgainst((_request, _body, response) => {
       response.writeHead(201, { 'Content-Type': 'text/html' }).end('<html>not json</html>');
@@ -289,6 +371,15 @@ describe('vigil-gate against a misbehaving service', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/malformed response from POST \/release-checks \(201\): not JSON/);
     expect(result.stdout).toBe('');
+  });
+
+  it('exit 3: a review_url that would break the log line (a newline, then a workflow command) is malformed', async () => {
+    const result = await gateAgainst((_request, _body, response) =>
+      json(response, 201, { ...fakeCheck(FAKE_ID, 'pending'), review_url: '/ok\n::error::forged' }),
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/malformed response from POST \/release-checks \(201\): `review_url`/);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/^::error::forged/m);
   });
 
   it('exit 3: 201 JSON without id or gate', async () => {
@@ -369,14 +460,32 @@ describe('vigil-gate usage errors (exit 4)', () => {
     ['a request file that is not JSON', [...base, '--request', requestFile('{nope')], key, /is not valid JSON/],
     ['no API key', [...base, '--request', fakeRequest], {}, /an API key is required/],
     ['an unknown option', [...base, '--request', fakeRequest, '--fast'], key, /Unknown option/],
+    [
+      'a base URL of another API version',
+      ['--base-url', 'http://127.0.0.1:9/api/v2', '--request', fakeRequest],
+      key,
+      /must be the service's address or end in \/api\/v1, not \/api\/v2/,
+    ],
   ])('%s', async (_case, args, env: Record<string, string>, message) => {
-    const result = await runSource(CLI, args, { VIGIL_API_KEY: undefined, ...env });
+    const result = await runSource(CLI, args, { VIGIL_API_KEY: undefined, GITHUB_ACTIONS: undefined, ...env });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     const [first] = result.stderr.split('\n');
     expect(first).toMatch(/^vigil-gate: /);
     expect(first).toMatch(message);
     expect(result.stderr).toContain('usage: vigil-gate --base-url URL --request FILE.json');
+  });
+
+  it('on GitHub Actions a usage error is also an ::error:: annotation', async () => {
+    const result = await runSource(CLI, [...base], { VIGIL_API_KEY: 'k', GITHUB_ACTIONS: 'true' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^::error title=Vigil release gate::Usage error: --request is required$/m);
+  });
+
+  it('annotations are escaped, so server text cannot end the command or start another', () => {
+    expect(annotation('error', '100% sure\n::warning::injected', 'a: b, c')).toBe(
+      '::error title=a%3A b%2C c::100%25 sure%0A::warning::injected',
+    );
   });
 
   it('the bin wrapper asks for a build when the compiled client is missing', async () => {
