@@ -16,9 +16,10 @@ import { ArtifactsModule } from './artifacts/artifacts.module';
 import { ReleaseChecksModule } from './release-checks/release-checks.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { ChangesModule } from './changes/changes.module';
+import { CrawlModule } from './crawl/crawl.module';
 import { ExportModule } from './export/export.module';
-import { ConfigModule } from './config/config.module';
 import { DownloadsModule } from './downloads/downloads.module';
+import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './db/database.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
@@ -38,6 +39,7 @@ export class AppModule implements OnModuleDestroy {
 
   /** The parts a process runs follow its ROLE: api (HTTP), worker (queue processors), scheduler, or all. */
   static forRoot(config: AppConfig): DynamicModule {
+    const monitors = MonitorsModule.forRoot(config);
     const infrastructure = [
       ConfigModule.forRoot(config),
       LoggingModule.forRoot(config),
@@ -48,8 +50,9 @@ export class AppModule implements OnModuleDestroy {
       MetricsModule,
       ArtifactsModule,
       ReleaseChecksModule.forRoot(config),
-      MonitorsModule.forRoot(config),
+      monitors,
       A11yScansModule.forRoot(config),
+      CrawlModule.forRoot(config, monitors),
       AlertsModule.forRoot(config),
     ];
     if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
@@ -67,10 +70,10 @@ export class AppModule implements OnModuleDestroy {
         AdminModule,
         ChangesModule,
         ExportModule,
+        DownloadsModule,
       ],
       providers: [
         // Guards run in this order: who is calling, then whether their bucket allows another request.
-        DownloadsModule,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: LinkHeaderInterceptor },

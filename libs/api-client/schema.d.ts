@@ -1531,10 +1531,11 @@ export interface components {
             /**
              * @description `robots_unavailable`: robots.txt answered 5xx or could not be fetched, so nothing may be crawled.
              *     `robots_disallowed`: robots.txt disallows the start URL for VigilBot. `start_url_failed`: the start URL
-             *     could not be fetched or did not answer with an HTML page.
+             *     could not be fetched or did not answer with an HTML page, and nothing else was found. `interrupted`: the
+             *     crawl could not go on (the service kept failing to record it); start a new one.
              * @enum {string}
              */
-            reason: "robots_unavailable" | "robots_disallowed" | "start_url_failed";
+            reason: "robots_unavailable" | "robots_disallowed" | "start_url_failed" | "interrupted";
             /** @description What the target did, in words. */
             message: string;
         };

@@ -15,7 +15,7 @@ export interface GuardedFetchOptions {
    * Asked before each redirect is followed (after the guard's checks of its URL shape); answer false to stop there
    * and get the redirect response itself back, e.g. because the next hop leaves a crawl's origin.
    */
-  followRedirect?: (next: URL) => boolean;
+  followRedirect?: (next: URL) => boolean | Promise<boolean>;
 }
 
 export interface GuardedResponse {
@@ -78,7 +78,7 @@ export async function fetchGuarded(url: string, options: GuardedFetchOptions): P
         `invalid redirect location ${JSON.stringify(location)}`,
       );
     }
-    if (options.followRedirect && !options.followRedirect(next)) {
+    if (options.followRedirect && !(await options.followRedirect(next))) {
       return { response, url: current, redirects, declinedRedirect: next.href };
     }
     await discardBody(response);

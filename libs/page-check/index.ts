@@ -1,5 +1,6 @@
 export * from './types';
 export type { HostLookup } from '../net-guard';
+export { decodeBody } from './decode';
 export { extractContent, isValidCssSelector } from './extract';
 export { checkHttp, judgePage } from './http-check';
 export { parseNumber, parsePrice } from './numbers';

@@ -201,6 +201,8 @@ export function readable(event: EventPayload): string {
       return `:white_check_mark: Release check ${data.name ?? ''} was reviewed.`;
     case 'a11y_scan.completed':
       return `:eyes: An accessibility scan of ${monitor ?? 'a monitor'} ended.`;
+    case 'crawl.completed':
+      return `:spider_web: A crawl of ${(data as { url?: string }).url ?? 'a site'} ended.`;
     case 'ping':
       return 'Vigil test message: this destination works.';
     default: {

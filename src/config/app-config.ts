@@ -1,3 +1,4 @@
+import { DEFAULT_PLANS, type PlanLimits } from '../users/plans';
 export const ROLES = ['api', 'worker', 'scheduler', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -33,6 +34,10 @@ export interface AppConfig {
   deliveryRetryDelaysMs: number[];
   artifactDir: string;
   allowPrivateTargets: boolean;
+  /** Crawl politeness and capacity; raised for local benchmarks, never needed in production. */
+  crawl: CrawlConfig;
+  /** Each plan's limits: the defaults, with any plan the `PLANS` setting names replaced or added. */
+  plans: Record<string, PlanLimits>;
   regions: string[];
   workerRegions: string[];
   /** Monitor checks one worker process runs at once, per region. */
@@ -48,7 +53,54 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
+export interface CrawlConfig {
+  /** Crawls one worker process runs at once. */
+  concurrency: number;
+  /** Requests in flight to one host from one worker process. */
+  hostConcurrency: number;
+  /** A request (one redirect hop) that takes longer fails the URL with an error. */
+  requestTimeoutMs: number;
+  /** The first back-off after a 429 or 503 without Retry-After; it doubles on each retry. */
+  backoffBaseMs: number;
+  /** No back-off, Retry-After or Crawl-delay waits longer than this. */
+  backoffMaxMs: number;
+  /** Retries of one URL that keeps answering 429 or 503. */
+  retries: number;
+}
+
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+const PLAN_LIMIT_NAMES = ['monitors', 'checks_per_month', 'release_checks_per_month'] as const;
+
+/** `PLANS` as JSON, e.g. `{"free": {"monitors": 100, "checks_per_month": 1000000, "release_checks_per_month": 500}}`. */
+function plans(env: Env): Record<string, PlanLimits> {
+  const raw = env.PLANS?.trim();
+  if (!raw) return DEFAULT_PLANS;
+  const example = '{"free": {"monitors": 100, "checks_per_month": 1000000, "release_checks_per_month": 500}}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`PLANS is not JSON; expected e.g. ${example}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`PLANS must be an object of plans, e.g. ${example}`);
+  }
+  const configured: Record<string, PlanLimits> = { ...DEFAULT_PLANS };
+  for (const [name, limits] of Object.entries(parsed as Record<string, unknown>)) {
+    const values = limits as Record<string, unknown>;
+    const bad = PLAN_LIMIT_NAMES.find((limit) => !Number.isInteger(values?.[limit]) || (values[limit] as number) < 0);
+    if (!/^[a-z][a-z0-9_-]{0,31}$/.test(name) || bad) {
+      throw new ConfigError(
+        `PLANS.${name} must name ${PLAN_LIMIT_NAMES.join(', ')} as whole numbers of 0 or more; e.g. ${example}`,
+      );
+    }
+    configured[name] = Object.fromEntries(
+      PLAN_LIMIT_NAMES.map((limit) => [limit, values[limit]]),
+    ) as unknown as PlanLimits;
+  }
+  return configured;
+}
 
 /** A configuration error; its message is one line saying what is wrong and how to fix it. */
 export class ConfigError extends Error {}
@@ -179,6 +231,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     deliveryRetryDelaysMs: delays(env, 'DELIVERY_RETRY_DELAYS_MS', [5_000, 60_000, 600_000, 3_600_000, 21_600_000]),
     artifactDir: text(env, 'ARTIFACT_DIR', './data/artifacts'),
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
+    plans: plans(env),
+    crawl: {
+      concurrency: integer(env, 'CRAWL_CONCURRENCY', 2, 1, 32),
+      hostConcurrency: integer(env, 'CRAWL_HOST_CONCURRENCY', 2, 1, 256),
+      requestTimeoutMs: integer(env, 'CRAWL_REQUEST_TIMEOUT_MS', 15_000, 100, 120_000),
+      backoffBaseMs: integer(env, 'CRAWL_BACKOFF_BASE_MS', 2_000, 1, 60_000),
+      backoffMaxMs: integer(env, 'CRAWL_BACKOFF_MAX_MS', 60_000, 1, 3_600_000),
+      retries: integer(env, 'CRAWL_RETRIES', 4, 0, 10),
+    },
     regions,
     workerRegions,
     checkConcurrency: integer(env, 'CHECK_CONCURRENCY', 50, 1, 1000),

@@ -4,6 +4,8 @@ import { AlertDestination } from '../alerts/entities/alert-destination.entity';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
 import { WebhookDelivery } from '../alerts/entities/webhook-delivery.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
+import { CrawlUrl } from '../crawl/entities/crawl-url.entity';
+import { Crawl } from '../crawl/entities/crawl.entity';
 import { OutboxEvent } from '../events/event.entity';
 import { Change } from '../changes/entities/change.entity';
 import { CheckRollup } from '../monitors/entities/check-rollup.entity';
@@ -35,6 +37,8 @@ export const ENTITIES = [
   Change,
   A11yScan,
   A11yAttestation,
+  Crawl,
+  CrawlUrl,
   OutboxEvent,
   AlertDestination,
   AlertRule,

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'release_check.completed',
   'release_check.reviewed',
   'a11y_scan.completed',
+  'crawl.completed',
   'ping',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

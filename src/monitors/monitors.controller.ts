@@ -38,7 +38,7 @@ export class MonitorsController {
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'createMonitor', summary: 'Create a monitor' })
   @ApiCreatedResponse({ type: MonitorDto, description: 'The new monitor.' })
-  @ApiProblemResponses(400, 413)
+  @ApiProblemResponses(400, 409, 413)
   async create(
     @ActingPrincipal() principal: WorkspacePrincipal,
     @Body() body: CreateMonitorDto,

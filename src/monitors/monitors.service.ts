@@ -9,6 +9,8 @@ import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { assertPublicTarget } from '../common/targets/public-target';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { MonitorCheckJob } from '../queues/jobs';
+import { planLimits } from '../users/plans';
+import { Workspace } from '../workspaces/entities/workspace.entity';
 import type { BadgeStyle, BadgeDto, CheckRunDto, MonitorDto, TrackedValueDto, UptimeDto } from './dto/monitor.dto';
 import type { TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
 import type {
@@ -57,28 +59,61 @@ export class MonitorsService {
   }
 
   async create(principal: WorkspacePrincipal, body: CreateMonitorDto): Promise<MonitorDto> {
-    const regions = this.knownRegions(body.regions ?? [this.config.regions[0]]);
-    this.assertStatusRange(body.expected_status);
-    await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
-    const monitor = this.em.create(Monitor, {
-      workspace: principal.workspace.id,
-      createdBy: principal.userId,
-      name: body.name,
-      url: body.url,
-      regions,
-      ...(body.mode ? { mode: body.mode } : {}),
-      ...(body.interval_seconds ? { intervalSeconds: body.interval_seconds } : {}),
-      ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
-      ...(body.expected_status
-        ? { expectedStatusMin: body.expected_status.min, expectedStatusMax: body.expected_status.max }
-        : {}),
-      keyword: body.keyword ?? null,
-      selector: body.selector ?? null,
-      trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
+    const [created] = await this.createMany(principal, [body]);
+    return created;
+  }
+
+  /**
+   * Creates the monitors together or not at all: every one is checked first (regions, status range, a public
+   * target), then the workspace's plan must have room for all of them.
+   */
+  async createMany(principal: WorkspacePrincipal, bodies: CreateMonitorDto[]): Promise<MonitorDto[]> {
+    const checkedHosts = new Set<string>();
+    for (const body of bodies) {
+      this.knownRegions(body.regions ?? [this.config.regions[0]]);
+      this.assertStatusRange(body.expected_status);
+      // Pages of one site share a host: its addresses are looked up once.
+      const { host } = new URL(body.url);
+      if (!checkedHosts.has(host)) await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
+      checkedHosts.add(host);
+    }
+    await this.assertPlanRoom(principal.workspace.id, bodies.length);
+    const monitors = bodies.map((body) => {
+      const monitor = this.em.create(Monitor, {
+        workspace: principal.workspace.id,
+        createdBy: principal.userId,
+        name: body.name,
+        url: body.url,
+        regions: this.knownRegions(body.regions ?? [this.config.regions[0]]),
+        ...(body.mode ? { mode: body.mode } : {}),
+        ...(body.interval_seconds ? { intervalSeconds: body.interval_seconds } : {}),
+        ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
+        ...(body.expected_status
+          ? { expectedStatusMin: body.expected_status.min, expectedStatusMax: body.expected_status.max }
+          : {}),
+        keyword: body.keyword ?? null,
+        selector: body.selector ?? null,
+        trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
+      });
+      monitor.nextCheckAt = this.firstCheckAt(monitor);
+      return monitor;
     });
-    monitor.nextCheckAt = this.firstCheckAt(monitor);
     await this.em.flush();
-    return presentMonitor(monitor);
+    return monitors.map(presentMonitor);
+  }
+
+  /** The plan's monitor limit, for `adding` more monitors in the workspace. */
+  private async assertPlanRoom(workspaceId: string, adding: number): Promise<void> {
+    const workspace = await this.em.findOneOrFail(Workspace, { id: workspaceId });
+    const limit = planLimits(this.config.plans, workspace.plan).monitors;
+    const existing = await this.em.count(Monitor, {});
+    if (existing + adding > limit) {
+      throw new DomainError(
+        'plan_limit_reached',
+        `The ${workspace.plan} plan allows ${limit} monitors; this workspace has ${existing}, and ${adding} more would exceed it.`,
+        { limit: 'monitors', plan: workspace.plan, allowed: limit, used: existing },
+      );
+    }
   }
 
   async get(id: string): Promise<MonitorDto> {

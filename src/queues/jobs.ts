@@ -13,6 +13,8 @@ export const QUEUES = {
   a11yScans: 'a11y-scans',
   /** One attempt to send one event to one destination. */
   deliveries: 'webhook-deliveries',
+  /** Crawls: one job per crawl; its progress is in the database, so any worker can pick a crawl up where it was. */
+  crawls: 'crawls',
 } as const;
 
 /** Monitor checks: one queue per region, so each region's workers take only their region's checks. */
@@ -29,6 +31,8 @@ export const JOBS = {
   runA11yScan: 'run-a11y-scan',
   /** Send one event to one destination (one attempt). */
   attemptDelivery: 'attempt-delivery',
+  /** Run (or resume) one crawl to its end. */
+  runCrawl: 'run-crawl',
 } as const;
 
 export interface CaptureSideJob {
@@ -118,4 +122,16 @@ export const deliveryJobOptions = (job: DeliveryAttemptJob, delayMs = 0): JobOpt
   jobId: deliveryJobId(job),
   delay: delayMs,
   removeOnComplete: true,
+});
+
+export interface CrawlJob {
+  crawlId: string;
+}
+
+export const crawlJobId = (job: CrawlJob): string => `crawl:${job.crawlId}`;
+/** A crawl resumes from its recorded frontier, so a retry repeats no finished work. */
+export const crawlJobOptions = (job: CrawlJob): JobOptions => ({
+  ...DEFAULT_JOB_OPTIONS,
+  attempts: 5,
+  jobId: crawlJobId(job),
 });

@@ -4,12 +4,13 @@ export interface PlanLimits {
   release_checks_per_month: number;
 }
 
-/** What each plan allows. `requests_per_minute` comes from the service's rate-limit setting. */
-export const PLANS: Record<string, PlanLimits> = {
+/** What each plan allows unless the `PLANS` setting says otherwise. `requests_per_minute` is the rate-limit setting. */
+export const DEFAULT_PLANS: Record<string, PlanLimits> = {
   free: { monitors: 50, checks_per_month: 500_000, release_checks_per_month: 500 },
   team: { monitors: 1_000, checks_per_month: 10_000_000, release_checks_per_month: 10_000 },
 };
 
-export function planLimits(plan: string): PlanLimits {
-  return PLANS[plan] ?? PLANS.free;
+/** The limits of `plan` among the configured plans; an unknown plan has the free plan's. */
+export function planLimits(plans: Record<string, PlanLimits>, plan: string): PlanLimits {
+  return plans[plan] ?? plans.free ?? DEFAULT_PLANS.free;
 }

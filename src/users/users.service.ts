@@ -173,7 +173,7 @@ export class UsersService implements OnApplicationBootstrap {
     const role = acting.role ?? membership?.role ?? null;
     const plan = {
       name: workspace.plan,
-      limits: { ...planLimits(workspace.plan), requests_per_minute: this.config.rateLimitPerMinute },
+      limits: { ...planLimits(this.config.plans, workspace.plan), requests_per_minute: this.config.rateLimitPerMinute },
     };
     return {
       ...UserDto.from(user),

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { FILE_REDIS_PREFIX, startTestApp, type TestApp } from '../support/test-app';
 import { page, TestSite } from '../support/test-site';
+import { startWorkerProcess } from '../support/worker-process';
 
 type Json = Record<string, any>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -131,28 +130,4 @@ class SlowSite {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
-}
-
-/** The real service as a worker process of its own (compiled on the fly), in its own process group with its browser. */
-function startWorkerProcess(env: Record<string, string>): { kill(): void; output(): string } {
-  let output = '';
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--require', '@swc-node/register', join(__dirname, '..', '..', 'src', 'main.ts')],
-    {
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, NODE_OPTIONS: '', ROLE: 'worker', REDIS_PREFIX: FILE_REDIS_PREFIX, ...env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    kill: () => {
-      // The whole group: the Node process and the Chromium it launched, at once, as a crash would.
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
-    },
-    output: () => output,
-  };
 }

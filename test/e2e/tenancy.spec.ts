@@ -53,6 +53,7 @@ const VALID_BODIES: Record<string, unknown> = {
   updateAlertDestination: { name: 'Taken over' },
   updateAlertRule: { enabled: false },
   createAlertRule: { event: 'down', destination_ids: ['00000000-0000-4000-8000-000000000000'] },
+  createMonitorsFromCrawl: { urls: ['https://example.com/'] },
 };
 
 /**
@@ -124,6 +125,9 @@ describe("another workspace's resources are a 404 for every operation, with ever
     const scan = await aliceKey.client.post(`/monitors/${ids.monitor}/a11y-scan`, { viewports: ['desktop'] });
     expect(scan.status).toBe(202);
     ids.a11yScan = scan.body.id;
+    const crawl = await aliceKey.client.post('/crawl', { url: `${site.origin}/shop`, max_depth: 0 });
+    expect(crawl.status).toBe(202);
+    ids.crawl = crawl.body.id;
   });
   afterAll(async () => {
     await service.close();
@@ -150,6 +154,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       'a11y-scans': ids.a11yScan,
       'alert-destinations': ids.destination,
       'webhook-deliveries': ids.delivery,
+      crawl: ids.crawl,
       users: ids.key,
       workspaces: alice.workspaceId,
     };
@@ -232,6 +237,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       ['/webhook-deliveries'],
       ['/webhook-deliveries', { destination_id: ids.destination }],
       ['/a11y-scans', { monitor_id: ids.monitor }],
+      ['/crawl'],
     ];
     for (const [path, query] of lists) {
       for (const client of [bob.session, bobKey.client]) {

@@ -20,6 +20,8 @@ export const PROBLEM_CODES = {
   last_admin: { status: 409, title: 'A workspace needs an admin' },
   already_member: { status: 409, title: 'The person is a member already' },
   scan_not_completed: { status: 409, title: 'The scan is not completed' },
+  crawl_finished: { status: 409, title: 'The crawl has ended' },
+  plan_limit_reached: { status: 409, title: "The plan's limit is reached" },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   request_key_reused: { status: 422, title: 'The request key was used for a different request' },

@@ -17,7 +17,7 @@ export const TRACKED_VALUE_KINDS = ['price', 'number', 'text'] as const;
 export const MAX_MONITORS_PER_PAGE = 500;
 
 /** Region names: a set of 1 to 20; whether each exists is the service's question (it knows REGIONS). */
-const RegionsField = (options: { optional?: boolean; description?: string }) =>
+export const RegionsField = (options: { optional?: boolean; description?: string }) =>
   TextArrayField({ ...options, minItems: 1, maxItems: 20, maxLength: 50, unique: true });
 
 export class TrackedValueSpecDto {
