@@ -80,7 +80,7 @@ async function startSite(pages, delayMs, withCopies) {
   await new Promise((resolve) => server.listen(0, HOST, resolve));
   servers.push(server);
   const origin = `http://${HOST}:${server.address().port}`;
-  return { origin, copies: withCopies ? Math.ceil(pages / copyEvery) : 0 };
+  return { origin, pages, copies: withCopies ? Math.ceil(pages / copyEvery) : 0 };
 }
 
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -92,6 +92,7 @@ const page = (title, head, links) =>
 
 /** Crawls `origin` and waits for the end; samples the worker's RSS meanwhile. */
 async function crawl(api, secret, worker, origin, maxPages) {
+  const idleRss = processTable().get(worker.pid)?.rss ?? 0;
   let peakRss = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, processTable().get(worker.pid)?.rss ?? 0);
@@ -102,7 +103,7 @@ async function crawl(api, secret, worker, origin, maxPages) {
     const deadline = Date.now() + settings.timeoutS * 1000;
     for (;;) {
       const { json } = await api.expect(200, 'GET', `/api/v1/crawl/${started.json.id}?per_page=1`, { apiKey: secret });
-      if (!['queued', 'running'].includes(json.status)) return { crawl: json, peakRss };
+      if (!['queued', 'running'].includes(json.status)) return { crawl: json, peakRss, idleRss };
       if (Date.now() > deadline) throw new Error(`the crawl did not end within ${settings.timeoutS} s`);
       await sleep(200);
     }
@@ -124,7 +125,8 @@ async function main() {
   const { secret } = await api.adminKey(run, ['monitors:read', 'monitors:write']);
 
   // 1. Throughput, limits raised by configuration.
-  const site = await startSite(settings.pages, 0, true);
+  // BENCH_PAGES URLs in all: pages, one copy per 50 pages, and the start URL (`/`, a URL of its own).
+  const site = await startSite(settings.pages - Math.ceil(settings.pages / 51) - 1, 0, true);
   const fastWorker = run.start({
     ROLE: 'worker',
     LOG_LEVEL: 'info', // for its start-up line
@@ -135,7 +137,7 @@ async function main() {
   log(
     `crawling ${settings.pages} pages (+${site.copies} copies) with CRAWL_HOST_CONCURRENCY=${settings.hostConcurrency}`,
   );
-  const fast = await crawl(api, secret, fastWorker, site.origin, settings.pages + site.copies);
+  const fast = await crawl(api, secret, fastWorker, site.origin, Math.min(5000, site.pages + site.copies + 1));
   await fastWorker.stop();
   const database = await run.database();
   let rows;
@@ -180,14 +182,15 @@ async function main() {
   ];
   console.log(`\n## Crawl (Node ${process.versions.node}, ${new Date().toISOString().slice(0, 10)})\n`);
   console.log(
-    `Site of ${settings.pages} pages and ${site.copies} canonical copies, CRAWL_HOST_CONCURRENCY=${settings.hostConcurrency}: ` +
-      `${fast.crawl.status}, ${fast.crawl.pages_found} pages, skipped ${JSON.stringify(fast.crawl.skipped)}, ` +
+    `Site of ${site.pages} pages, ${site.copies} canonical copies and the start URL, CRAWL_HOST_CONCURRENCY=${settings.hostConcurrency}: ` +
+      `${fast.crawl.status} (stop_reason ${fast.crawl.stop_reason}), ${fast.crawl.pages_found} pages, skipped ${JSON.stringify(fast.crawl.skipped)}, ` +
       `${settled(fast.crawl)} URLs settled in ${fmt(fastSeconds, 1)} s.\n`,
   );
   console.log('| measure | result | target | met |');
   console.log('| --- | ---: | ---: | :---: |');
   for (const [name, value, target, met] of targets)
     console.log(`| ${name} | ${value} | ${target} | ${met ? 'yes' : 'no'} |`);
+  console.log(`| worker RSS before the crawl | ${mb(fast.idleRss)} | | |`);
   console.log(`| database rows per page | ${fmt(rowsPerPage, 2)} | | |`);
   console.log(`| result read, p50 of ${readTimes.length} pages of 500 | ${fmt(percentile(readTimes, 50), 1)} ms | | |`);
   console.log(

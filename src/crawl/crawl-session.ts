@@ -82,7 +82,8 @@ export class CrawlSession {
   private readonly known = new Set<string>();
   /** Same-origin URLs found too deep to fetch; the crawl stopped at max_depth if one was never found shallower. */
   private readonly tooDeep = new Set<string>();
-  private readonly inFlight = new Set<string>();
+  /** URLs being fetched, or fetched with the result not written yet: not to be taken from the frontier again. */
+  private readonly claimed = new Set<string>();
   private newUrls: NewUrl[] = [];
   private results: UrlResult[] = [];
   private discovered = 0;
@@ -223,16 +224,13 @@ export class CrawlSession {
         where crawl_id = ? and state = 'pending' order by depth, seq limit ${FRONTIER_BATCH}`,
       [this.crawl.id],
     );
-    return rows.filter((row) => !this.inFlight.has(row.id));
+    return rows.filter((row) => !this.claimed.has(row.id));
   }
 
+  /** Fetches and settles one URL; it stays claimed until its result is written (see flush). */
   private async visit(entry: FrontierEntry): Promise<void> {
-    this.inFlight.add(entry.id);
-    try {
-      this.settle(entry, await this.fetchPage(entry.url, false));
-    } finally {
-      this.inFlight.delete(entry.id);
-    }
+    this.claimed.add(entry.id);
+    this.settle(entry, await this.fetchPage(entry.url, false));
   }
 
   private fetchPage(url: string, isStart: boolean): Promise<FetchOutcome> {
@@ -368,6 +366,7 @@ export class CrawlSession {
         );
       }
     });
+    for (const result of results) this.claimed.delete(result.id);
   }
 
   private async end(): Promise<CrawlEnd> {

@@ -172,6 +172,11 @@ describe('crawl', () => {
       expect(site.paths()).not.toContain('/level3');
       expect(site.paths()).not.toContain('/skip-me/page');
       expect(site.maxInFlight).toBeLessThanOrEqual(2);
+      // Each URL fetched once, but for /busy (its first answer was a 429) and redirect hops (the loop's, and
+      // /docs/ as /docs's hop).
+      const hops = ['/busy', '/loop-a', '/loop-b', '/docs/'];
+      const fetched = site.paths().filter((path) => !hops.includes(path));
+      expect(fetched.length).toBe(new Set(fetched).size);
       expect(site.requests.every((request) => request.userAgent.startsWith('VigilBot/'))).toBe(true);
       const starts = site.requests.slice(1).map((request) => request.startedAt);
       const gaps = starts.slice(1).map((start, index) => start - starts[index]);
