@@ -3,6 +3,7 @@ import { A11yScanPage, AccessibilityPage } from './pages/AccessibilityPage';
 import { AdminPage } from './pages/AdminPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
 import { ChangePage, ChangesPage } from './pages/ChangesPage';
+import { CrawlPage, CrawlsPage } from './pages/CrawlPage';
 import { MonitorFormPage } from './pages/MonitorFormPage';
 import { MonitorPage } from './pages/MonitorPage';
 import { MonitorsPage } from './pages/MonitorsPage';
@@ -67,6 +68,20 @@ export const ROUTES: RouteDef[] = [
     section: 'monitors',
     onWorkspaceSwitch: '/monitors',
     render: ({ params, user }) => <MonitorFormPage key={params.id} id={params.id} me={user} />,
+  },
+  {
+    path: '/crawls',
+    title: 'Crawl',
+    section: 'crawl',
+    nav: { label: 'Crawl' },
+    render: ({ user }) => <CrawlsPage me={user} />,
+  },
+  {
+    path: '/crawls/:id',
+    title: 'Crawl',
+    section: 'crawl',
+    onWorkspaceSwitch: '/crawls',
+    render: ({ params, user }) => <CrawlPage key={params.id} id={params.id} me={user} />,
   },
   {
     path: '/changes',
