@@ -78,3 +78,21 @@ export function machineTicks() {
   const total = fields.reduce((sum, value) => sum + value, 0);
   return { busy: total - fields[3] - fields[4], total };
 }
+
+/**
+ * CPU seconds so far of each service process (by role; with the children it reaped), of PostgreSQL's and Redis's
+ * processes together, and of this process.
+ */
+export function cpuSeconds(services) {
+  const table = processTable();
+  const ticks = (entry) => (entry ? entry.ticks + entry.childTicks : 0);
+  const figures = Object.fromEntries(services.map((service) => [service.role, ticks(table.get(service.pid))]));
+  figures.postgres = 0;
+  figures.redis = 0;
+  for (const entry of table.values()) {
+    if (entry.comm === 'postgres') figures.postgres += ticks(entry);
+    else if (entry.comm.startsWith('redis-server')) figures.redis += ticks(entry);
+  }
+  figures.bench = ticks(table.get(process.pid));
+  return Object.fromEntries(Object.entries(figures).map(([name, value]) => [name, value / CLK_TCK]));
+}

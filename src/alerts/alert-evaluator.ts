@@ -32,8 +32,15 @@ export async function raiseAlerts(em: EntityManager, monitor: Monitor, check: Mo
       message: check.message,
       checked_at: check.checkedAt.toISOString(),
     };
+    // One order per monitor: a receiver never hears of a recovery before the down it ends.
     const tell = (type: 'monitor.down' | 'monitor.recovered', extra: Record<string, unknown> = {}) =>
-      recordEvent(em, { workspaceId, type, data: { ...data, ...extra }, destinationIds: rule.destinationIds });
+      recordEvent(em, {
+        workspaceId,
+        type,
+        data: { ...data, ...extra },
+        destinationIds: rule.destinationIds,
+        orderingKey: monitor.id,
+      });
     const now = check.checkedAt;
     if (confirmed && rule.state !== 'firing') {
       rule.state = 'firing';

@@ -1,31 +1,33 @@
-import { BullModule } from '@nestjs/bull';
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { runsWorkers, servesHttp } from '../config/roles';
-import { QUEUES } from '../queues/jobs';
 import { AlertsController } from './alerts.controller';
 import { AlertsProcessor } from './alerts.processor';
 import { DeliveriesService } from './deliveries.service';
+import { DeliveryClaims } from './delivery-claims';
 import { DeliveryRunner } from './delivery-runner';
 import { DeliverySender } from './delivery-sender';
 import { DestinationsService } from './destinations.service';
+import { OutboxRelay } from './outbox-relay';
 import { RulesService } from './rules.service';
 
-/** Alert destinations, rules, and the delivery of the outbox's events (in worker processes). */
+/**
+ * Alert destinations, rules, and the delivery of the outbox's events (in worker processes). Deliveries are claimed
+ * from PostgreSQL, not queued in Redis: a claim can pick each destination's due deliveries apart and keep a
+ * monitor's events in order, which one first-in, first-out queue cannot.
+ */
 @Module({})
 export class AlertsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AlertsModule,
-      imports: [BullModule.registerQueue({ name: QUEUES.deliveries })],
       controllers: servesHttp(config) ? [AlertsController] : [],
       providers: [
         DestinationsService,
         RulesService,
         DeliveriesService,
-        DeliveryRunner,
         DeliverySender,
-        ...(runsWorkers(config) ? [AlertsProcessor] : []),
+        ...(runsWorkers(config) ? [OutboxRelay, DeliveryClaims, DeliveryRunner, AlertsProcessor] : []),
       ],
     };
   }

@@ -1,68 +1,58 @@
-import { InjectQueue } from '@nestjs/bull';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Job, Queue } from 'bull';
-import { type DeliveryAttemptJob, JOBS, QUEUES } from '../queues/jobs';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
+import { OutboxRelay, RELAY_BATCH } from './outbox-relay';
 
-/** Attempts at once per worker process: they mostly wait on receivers. */
-const DELIVERY_CONCURRENCY = 20;
-/** How often the relay looks for committed events: the delay between a state change and its first send. */
-const RELAY_INTERVAL_MS = 200;
-const LOST_SWEEP_INTERVAL_MS = 30_000;
+/**
+ * How often a worker looks for committed events and due deliveries when it has nothing to do: most of the delay
+ * between a state change and its first send, and of a retry after it is due.
+ */
+const TICK_MS = 100;
 
-/** In worker processes: the outbox relay's loop, the delivery queue, and the sweep for lost attempts. */
+/** In worker processes: relays the outbox and keeps the delivery runner's slots full, and renews its claims. */
 @Injectable()
 export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(AlertsProcessor.name);
-  private relayTimer?: NodeJS.Timeout;
-  private sweepTimer?: NodeJS.Timeout;
+  private readonly timers = new Set<NodeJS.Timeout>();
   private stopping = false;
 
   constructor(
-    @InjectQueue(QUEUES.deliveries) private readonly queue: Queue,
+    private readonly relay: OutboxRelay,
     private readonly runner: DeliveryRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.queue
-      .process(JOBS.attemptDelivery, DELIVERY_CONCURRENCY, (job: Job<DeliveryAttemptJob>) =>
-        this.runner.attempt(job.data),
-      )
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'deliveries stopped'));
-    this.scheduleRelay();
-    this.sweepTimer = setInterval(() => void this.sweep(), LOST_SWEEP_INTERVAL_MS);
-    this.sweepTimer.unref();
+    this.repeat('relay and claim deliveries', TICK_MS, () => this.tick());
+    // Renewed at half the claim's length, as Bull renews its job locks.
+    this.repeat('renew delivery claims', this.config.jobLockMs / 2, () => this.runner.renew());
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.relayTimer);
-    clearInterval(this.sweepTimer);
-    await this.queue.close();
+    for (const timer of this.timers) clearTimeout(timer);
+    await this.runner.drain();
   }
 
-  /** Relays until the outbox is empty, then waits a moment; never two relays at once in one process. */
-  private scheduleRelay(): void {
-    if (this.stopping) return;
-    this.relayTimer = setTimeout(() => {
-      void (async () => {
-        try {
-          while (!this.stopping && (await this.runner.relay()) > 0);
-        } catch (error) {
-          this.logger.warn({ err: error }, 'could not relay events yet');
-        }
-        this.scheduleRelay();
-      })();
-    }, RELAY_INTERVAL_MS);
-    this.relayTimer.unref();
+  /** Relays until the outbox is empty, then has what is due claimed (relayed deliveries are due at once). */
+  private async tick(): Promise<void> {
+    while (!this.stopping && (await this.relay.relay()).events === RELAY_BATCH);
+    this.runner.wake();
   }
 
-  private async sweep(): Promise<void> {
-    try {
-      const requeued = await this.runner.requeueLost();
-      if (requeued) this.logger.log(`queued ${requeued} lost delivery attempt(s) again`);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not look for lost deliveries');
-    }
+  /** Runs `work` every `intervalMs` after the last run ended, so never two at once; a failure waits for the next. */
+  private repeat(what: string, intervalMs: number, work: () => Promise<void>): void {
+    const schedule = () => {
+      if (this.stopping) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void work()
+          .catch((error: unknown) => this.logger.warn({ err: error }, `could not ${what} yet`))
+          .finally(schedule);
+      }, intervalMs);
+      timer.unref();
+      this.timers.add(timer);
+    };
+    schedule();
   }
 }

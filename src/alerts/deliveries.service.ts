@@ -2,17 +2,13 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { NotFound } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
-import { DeliveryRunner } from './delivery-runner';
 import type { ListDeliveriesQuery, WebhookDeliveryDto } from './dto/alerts.dto';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 
 /** The workspace's delivery log (the request's scope filters every query), and redelivery. */
 @Injectable()
 export class DeliveriesService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly runner: DeliveryRunner,
-  ) {}
+  constructor(private readonly em: EntityManager) {}
 
   async list(query: ListDeliveriesQuery): Promise<Page<WebhookDeliveryDto>> {
     const [deliveries, total] = await this.em.findAndCount(
@@ -31,16 +27,19 @@ export class DeliveriesService {
     return present(await this.owned(id));
   }
 
-  /** The same event to the same destination again, as a new delivery (the receiver sees the same webhook-id). */
+  /**
+   * The same event to the same destination again, as a new delivery, due at once (the receiver sees the same
+   * webhook-id). It is asked for by hand, so it keeps no order with the monitor's other events.
+   */
   async redeliver(id: string): Promise<WebhookDeliveryDto> {
     const original = await this.owned(id);
     const again = this.em.create(WebhookDelivery, {
       workspace: original.workspace,
       event: original.event,
       destination: original.destination,
+      eventSeq: original.eventSeq,
     });
     await this.em.flush();
-    await this.runner.enqueue({ deliveryId: again.id, attempt: 1 });
     return present(again);
   }
 

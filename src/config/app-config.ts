@@ -32,6 +32,10 @@ export interface AppConfig {
   smtpFrom: string;
   /** Waits before each retry of a failed delivery (jitter of ±20% is added). */
   deliveryRetryDelaysMs: number[];
+  /** Delivery attempts one worker process makes at once, to all destinations together. */
+  deliveryConcurrency: number;
+  /** Of those, at most this many to any one destination, so a slow one leaves the rest to the others (per process). */
+  deliveryDestinationConcurrency: number;
   artifactDir: string;
   allowPrivateTargets: boolean;
   /** Crawl politeness and capacity; raised for local benchmarks, never needed in production. */
@@ -201,6 +205,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (adminPassword !== null && adminPassword.length < 12) {
     throw new ConfigError('ADMIN_PASSWORD must be at least 12 characters');
   }
+  const deliveryConcurrency = integer(env, 'DELIVERY_CONCURRENCY', 500, 1, 10_000);
+  const deliveryDestinationConcurrency = integer(env, 'DELIVERY_DESTINATION_CONCURRENCY', 25, 1, 10_000);
+  if (deliveryDestinationConcurrency > deliveryConcurrency) {
+    throw new ConfigError(
+      `DELIVERY_DESTINATION_CONCURRENCY=${deliveryDestinationConcurrency} exceeds DELIVERY_CONCURRENCY=` +
+        `${deliveryConcurrency}; set it lower, so one destination cannot take every attempt`,
+    );
+  }
   const logLevel = text(env, 'LOG_LEVEL', 'info') as AppConfig['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(
@@ -229,6 +241,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
         : url(env, 'SMTP_URL', 'smtp://mail.example.com:587', ['smtp:', 'smtps:']),
     smtpFrom: text(env, 'SMTP_FROM', 'Vigil <alerts@vigil.invalid>'),
     deliveryRetryDelaysMs: delays(env, 'DELIVERY_RETRY_DELAYS_MS', [5_000, 60_000, 600_000, 3_600_000, 21_600_000]),
+    deliveryConcurrency,
+    deliveryDestinationConcurrency,
     artifactDir: text(env, 'ARTIFACT_DIR', './data/artifacts'),
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
     plans: plans(env),

@@ -23,10 +23,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 @Entity({ tableName: 'events' })
 @WorkspaceScoped()
-// The relay's scan: events not yet fanned out, oldest first.
+// The relay's scan: events not yet fanned out, in the order they were recorded.
 @Index({
   name: 'events_unrelayed_index',
-  expression: 'create index "events_unrelayed_index" on "events" ("created_at") where "relayed_at" is null',
+  expression: 'create index "events_unrelayed_index" on "events" ("seq") where "relayed_at" is null',
 })
 export class OutboxEvent {
   @PrimaryKey({ type: 'uuid' })
@@ -44,6 +44,20 @@ export class OutboxEvent {
   /** Destinations named by the rule that raised it; workspace-wide subscribers are added when it is relayed. */
   @Property({ type: ArrayType, columnType: 'uuid[]' })
   destinationIds: string[] & Opt = [];
+
+  /**
+   * Events with the same key reach each destination in the order they were recorded (a monitor's down before its
+   * recovery); null: no order to keep.
+   */
+  @Property({ type: 'text', nullable: true })
+  orderingKey: string | null = null;
+
+  /**
+   * The order events were recorded in, from a database sequence: taken at insert, so of two events written under one
+   * row lock (a monitor's) the later always has the higher number, whichever machine's clock wrote `createdAt`.
+   */
+  @Property({ type: 'bigint', autoincrement: true })
+  seq: Opt<string>;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

@@ -8,6 +8,8 @@ export interface NewEvent {
   data: Record<string, unknown>;
   /** Destinations a rule named (besides the workspace's subscribers of this type). */
   destinationIds?: string[];
+  /** Events with the same key are delivered to each destination in the order they were recorded. */
+  orderingKey?: string;
 }
 
 /**
@@ -20,5 +22,6 @@ export function recordEvent(em: EntityManager, event: NewEvent): OutboxEvent {
     type: event.type,
     data: event.data,
     destinationIds: event.destinationIds ?? [],
+    orderingKey: event.orderingKey ?? null,
   });
 }

@@ -1,4 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -7,61 +6,9 @@ import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page, TestSite } from '../support/test-site';
+import { type Received, Receiver, sleep, until } from './alerts-receiver';
 
 type Json = Record<string, any>;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local receiver: records every request; each path answers with its queued statuses, then 200. */
-class Receiver {
-  readonly requests: Received[] = [];
-  private readonly answers = new Map<string, number[]>();
-  private server?: Server;
-  origin = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        const path = request.url ?? '/';
-        this.requests.push({ path, headers: request.headers, body });
-        const status = this.answers.get(path)?.shift() ?? 200;
-        response.writeHead(status, { 'Content-Type': 'text/plain' }).end(`answered ${status}`);
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  answer(path: string, ...statuses: number[]): void {
-    this.answers.set(path, statuses);
-  }
-
-  at(path: string): Received[] {
-    return this.requests.filter((request) => request.path === path);
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /** Alerts through HTTP with a real worker: rules, the outbox, signed deliveries with retries, Slack and e-mail. */
 describe('alerts: rules, destinations and a delivery log that loses nothing', () => {

@@ -7,6 +7,7 @@ import { Migration20261124222514 } from './Migration20261124222514';
 import { Migration20261124230927 } from './Migration20261124230927';
 import { Migration20261124233505 } from './Migration20261124233505';
 import { Migration20261125003034 } from './Migration20261125003034';
+import { Migration20261125003642 } from './Migration20261125003642';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124230927', class: Migration20261124230927 },
   { name: 'Migration20261124233505', class: Migration20261124233505 },
   { name: 'Migration20261125003034', class: Migration20261125003034 },
+  { name: 'Migration20261125003642', class: Migration20261125003642 },
 ];
