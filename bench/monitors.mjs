@@ -47,7 +47,7 @@ import {
   serviceSettings,
   sleep,
 } from './lib/common.mjs';
-import { CLK_TCK, machineTicks, processTable, statusFields } from './lib/procfs.mjs';
+import { cpuSeconds, machineTicks, processTable, statusFields } from './lib/procfs.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
 const TARGET_LAG_P99_MS = 2000;
@@ -176,21 +176,6 @@ async function writeCounters(db) {
     `select relname, (n_tup_ins + n_tup_upd + n_tup_del)::float8 as written from pg_stat_user_tables`,
   );
   return { ...database[0], tables: Object.fromEntries(tables.map((row) => [row.relname, row.written])) };
-}
-
-/** CPU seconds so far of each service process, of PostgreSQL's and Redis's processes, and of this process. */
-function cpuSeconds(services) {
-  const table = processTable();
-  const ticks = (entry) => (entry ? entry.ticks + entry.childTicks : 0);
-  const figures = Object.fromEntries(services.map((service) => [service.role, ticks(table.get(service.pid))]));
-  figures.postgres = 0;
-  figures.redis = 0;
-  for (const entry of table.values()) {
-    if (entry.comm === 'postgres') figures.postgres += ticks(entry);
-    else if (entry.comm.startsWith('redis-server')) figures.redis += ticks(entry);
-  }
-  figures.bench = ticks(table.get(process.pid));
-  return Object.fromEntries(Object.entries(figures).map(([name, value]) => [name, value / CLK_TCK]));
 }
 
 async function backlog(db, redis) {

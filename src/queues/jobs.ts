@@ -11,8 +11,6 @@ export const QUEUES = {
   releaseComparisons: 'release-check-comparisons',
   /** Accessibility scans: one job per scan, all its viewports; its results are written once, at its end. */
   a11yScans: 'a11y-scans',
-  /** One attempt to send one event to one destination. */
-  deliveries: 'webhook-deliveries',
   /** Crawls: one job per crawl; its progress is in the database, so any worker can pick a crawl up where it was. */
   crawls: 'crawls',
 } as const;
@@ -29,8 +27,6 @@ export const JOBS = {
   checkMonitor: 'check-monitor',
   /** Scan one page at each of the scan's viewports. */
   runA11yScan: 'run-a11y-scan',
-  /** Send one event to one destination (one attempt). */
-  attemptDelivery: 'attempt-delivery',
   /** Run (or resume) one crawl to its end. */
   runCrawl: 'run-crawl',
 } as const;
@@ -107,21 +103,6 @@ export const a11yScanJobId = (job: A11yScanJob): string => `a11y-scan:${job.scan
 export const a11yScanJobOptions = (job: A11yScanJob): JobOptions => ({
   ...DEFAULT_JOB_OPTIONS,
   jobId: a11yScanJobId(job),
-});
-
-export interface DeliveryAttemptJob {
-  deliveryId: string;
-  /** Which attempt this job makes (1 is the first); a job whose attempt was made already does nothing. */
-  attempt: number;
-}
-
-export const deliveryJobId = (job: DeliveryAttemptJob): string => `delivery:${job.deliveryId}:${job.attempt}`;
-/** An attempt job is retried only for the machinery's failures; the receiver's failures schedule the next attempt. */
-export const deliveryJobOptions = (job: DeliveryAttemptJob, delayMs = 0): JobOptions => ({
-  ...DEFAULT_JOB_OPTIONS,
-  jobId: deliveryJobId(job),
-  delay: delayMs,
-  removeOnComplete: true,
 });
 
 export interface CrawlJob {
