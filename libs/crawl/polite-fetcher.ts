@@ -59,7 +59,7 @@ export type FetchOutcome =
     };
 
 /**
- * Fetches for the crawler as a polite robot: through the host's limiter (2 in flight, Crawl-delay), with back-off on
+ * Fetches for the crawler as a polite robot: through the host's limiter (2 in flight, or 1 with Crawl-delay), with back-off on
  * 429 and 503 (Retry-After when given, else doubling from the base, capped), a bound on each URL, every redirect hop
  * through the SSRF guard and connections only to checked addresses.
  */
@@ -88,7 +88,7 @@ export class PoliteFetcher {
         followRedirect: async (next) => {
           if (!(request.followRedirect?.(next) ?? true)) return false;
           // Each hop is a request of its own: it keeps the host's Crawl-delay too.
-          await this.settings.limiter.nextStart(next.host);
+          await this.settings.limiter.nextStart(next.host, new URL(hop).host);
           hop = next.href;
           return true;
         },
