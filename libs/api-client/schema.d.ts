@@ -32,7 +32,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current user profile, plan and usage */
+        /**
+         * Current user profile, plan and usage
+         * @description The person behind the credentials (for an API key, the person who created it), the workspace the request acts
+         *     in with the caller's role and plan, and the workspace's usage this month and today.
+         */
         get: operations["getCurrentUser"];
         put?: never;
         post?: never;
@@ -218,10 +222,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
+        /**
+         * List users
+         * @description Every person on this instance with their instance role, oldest first. Workspace roles are listed per workspace
+         *     (`GET /workspaces/{id}/members`).
+         */
         get: operations["listUsers"];
         put?: never;
-        /** Add a person */
+        /**
+         * Add a person
+         * @description Creates a person with an instance role and a password (hashed with argon2; never returned). The person gets a
+         *     personal workspace and signs in with `POST /auth/login`. An email address already registered is a `409`
+         *     (`email_taken`).
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -236,7 +249,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every user's API keys with their rate limits */
+        /**
+         * List every user's API keys with their rate limits
+         * @description Every API key of every workspace, newest first, with its creator and rate-limit ceiling, so an administrator
+         *     can raise one (`PUT /admin/api-keys/{id}/rate-limit`). Secrets are never shown.
+         */
         get: operations["listAllApiKeys"];
         put?: never;
         post?: never;
@@ -273,7 +290,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List release checks, newest first */
+        /**
+         * List release checks, newest first
+         * @description The workspace's release checks, newest first, optionally only those whose gate is `pending`, `passed` or
+         *     `failed`. Each item is the check without its artifacts; read one for those.
+         */
         get: operations["listReleaseChecks"];
         put?: never;
         /**
@@ -297,7 +318,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a release check with its gate, revision and artifacts */
+        /**
+         * Read a release check with its gate, revision and artifacts
+         * @description The check at its current revision (or the `revision` asked for): collection status, gate, review, summary and
+         *     one artifact per page and viewport with both sides' evidence and the differences. A CI job polls this until
+         *     the gate is `passed` or `failed`.
+         */
         get: operations["getReleaseCheck"];
         put?: never;
         post?: never;
@@ -363,7 +389,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a screenshot, diff image or rendered text of an artifact */
+        /**
+         * Download a screenshot, diff image or rendered text of an artifact
+         * @description One file of an artifact: either side's full-page screenshot, the screenshot diff (PNG) or either side's
+         *     rendered text (plain text). A file that was not captured (missing evidence) is a `404`.
+         */
         get: operations["getReleaseCheckArtifactFile"];
         put?: never;
         post?: never;
@@ -405,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List monitors */
+        /**
+         * List monitors
+         * @description The workspace's monitors, oldest first, optionally only those with a `status`. Up to 500 a page.
+         */
         get: operations["listMonitors"];
         put?: never;
         /**
@@ -428,11 +461,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a monitor */
+        /**
+         * Read a monitor
+         * @description The monitor's settings, its status and when it was last checked.
+         */
         get: operations["getMonitor"];
         put?: never;
         post?: never;
-        /** Delete a monitor with its results, changes and tracked values */
+        /**
+         * Delete a monitor with its results, changes and tracked values
+         * @description Deletes the monitor and what was recorded for it: check results, changes and tracked values.
+         */
         delete: operations["deleteMonitor"];
         options?: never;
         head?: never;
@@ -472,7 +511,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Uptime over 24 hours, 7 days and 30 days, with response-time history */
+        /**
+         * Uptime over 24 hours, 7 days and 30 days, with response-time history
+         * @description Uptime percentages for the last 24 hours, 7 days and 30 days (null without checks in a window), counted over
+         *     all of the monitor's regions or one `region`, with average response times as a history whose span `history`
+         *     picks.
+         */
         get: operations["getMonitorUptime"];
         put?: never;
         post?: never;
@@ -490,7 +534,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace the regions a monitor is checked from */
+        /**
+         * Replace the regions a monitor is checked from
+         * @description Replaces the regions the monitor is checked from; each must be one the service runs (`REGIONS`). Later checks
+         *     run in the new regions.
+         */
         put: operations["setMonitorRegions"];
         post?: never;
         delete?: never;
@@ -513,7 +561,10 @@ export interface paths {
          * @description Idempotent; the badge URL stays the same until the badge is disabled.
          */
         post: operations["enableMonitorBadge"];
-        /** Disable the public status badge; its URL stops answering */
+        /**
+         * Disable the public status badge; its URL stops answering
+         * @description Turns the public badge off; its URL answers `404` from now on. Enabling it again issues a new URL.
+         */
         delete: operations["disableMonitorBadge"];
         options?: never;
         head?: never;
@@ -610,7 +661,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an accessibility scan */
+        /**
+         * Read an accessibility scan
+         * @description The scan's status, the viewports and axe-core version it used, and its summary. Poll this after `POST
+         *     /monitors/{id}/a11y-scan`; the findings are in `GET /a11y-scans/{id}/report`.
+         */
         get: operations["getA11yScan"];
         put?: never;
         post?: never;
@@ -801,7 +856,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an alert destination */
+        /**
+         * Read an alert destination
+         * @description The destination's type, configuration, subscribed events and whether it is enabled. A webhook's signing secret
+         *     is never shown again.
+         */
         get: operations["getAlertDestination"];
         put?: never;
         post?: never;
@@ -868,7 +927,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a monitor's alert rules */
+        /**
+         * List a monitor's alert rules
+         * @description The monitor's alert rules with their destinations, confirmation settings and current state (`ok`, `pending` or
+         *     `firing`).
+         */
         get: operations["listAlertRules"];
         put?: never;
         /**
@@ -896,10 +959,19 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an alert rule
+         * @description The rule stops at once; deliveries it already made stay in the delivery log. A firing rule sends no recovery
+         *     after it is deleted (disable it instead to keep it for later).
+         */
+        delete: operations["deleteAlertRule"];
         options?: never;
         head?: never;
-        /** Change an alert rule */
+        /**
+         * Change an alert rule
+         * @description Changes only the fields sent; the new settings apply from the next check. Disabling a rule resets its state to
+         *     `ok`.
+         */
         patch: operations["updateAlertRule"];
         trace?: never;
     };
@@ -930,7 +1002,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a delivery with every attempt */
+        /**
+         * Read a delivery with every attempt
+         * @description One delivery of an event to a destination: every attempt with the receiver's status, time taken and up to 4
+         *     KiB of its answer, and the signed request as sent (the signature shown, never the secret).
+         */
         get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
@@ -987,7 +1063,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Values captured by a monitor's checks, newest first */
+        /**
+         * Values captured by a monitor's checks, newest first
+         * @description Readings of the monitor's tracked values (prices, numbers, text), newest first, one per check and value;
+         *     `name` keeps one value's readings.
+         */
         get: operations["listTrackedValues"];
         put?: never;
         post?: never;
@@ -1004,7 +1084,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Changes detected across the caller's monitors, newest first */
+        /**
+         * Changes detected across the caller's monitors, newest first
+         * @description Changes of the workspace's monitors, newest first: text changes with a summary and value changes with the
+         *     values before and after. Archived changes are left out unless `archived=true`.
+         */
         get: operations["listChanges"];
         put?: never;
         post?: never;
@@ -1021,14 +1105,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A change with its diff */
+        /**
+         * A change with its diff
+         * @description The change with its unified text diff (or the value change) and its summary, which says whether a heuristic or
+         *     a language model wrote it.
+         */
         get: operations["getChange"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Mark a change useful or noise, archive or restore it */
+        /**
+         * Mark a change useful or noise, archive or restore it
+         * @description Records feedback on a change (`useful` or `noise`, or `null` to clear it) and archives or restores it. Only
+         *     the fields sent change.
+         */
         patch: operations["updateChange"];
         trace?: never;
     };
@@ -1039,7 +1131,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The screenshot before or after a change of a browser monitor (PNG) */
+        /**
+         * The screenshot before or after a change of a browser monitor (PNG)
+         * @description The full-page screenshot taken before or after the change by a browser monitor. A change without that
+         *     screenshot is a `404`.
+         */
         get: operations["getChangeScreenshot"];
         put?: never;
         post?: never;
@@ -1092,6 +1188,254 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's status pages
+         * @description Oldest first, with their components. Incidents are listed per page.
+         */
+        get: operations["listStatusPages"];
+        put?: never;
+        /**
+         * Create a public status page
+         * @description A page is created unpublished unless `published` is true; until it is published its public address answers
+         *     `404`. Components group the workspace's monitors; the public page shows each component's name, status and
+         *     90 days of daily uptime, and never a monitor's name, URL, id or region. `slug` is unique across the service
+         *     (`409 slug_taken`).
+         */
+        post: operations["createStatusPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a status page
+         * @description The page's slug, title, description, whether it is published and its components with the monitors each groups.
+         *     The public view is `GET /status-pages/public/{slug}`.
+         */
+        get: operations["getStatusPage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a status page
+         * @description Its public address answers `404` from the next read; its slug is free again.
+         */
+        delete: operations["deleteStatusPage"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a status page
+         * @description Only the fields sent change. `components` replaces the whole list: an item with the `id` of an existing
+         *     component keeps it (and renames it or changes its monitors), an item without `id` adds one, and a component
+         *     left out is removed. The public page shows the change on its next read.
+         */
+        patch: operations["updateStatusPage"];
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a status page's incidents
+         * @description Newest first, each with its updates in the order they were posted.
+         */
+        get: operations["listIncidents"];
+        put?: never;
+        /**
+         * Open an incident on a status page
+         * @description The incident starts with one update carrying `status` and `message`. It shows on the public page (and its
+         *     Atom feed) from the next read, and raises the page's overall status by its `impact` until it is resolved.
+         */
+        post: operations["createIncident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Post an update to an incident
+         * @description Adds an update (`status`, `message`) and may correct the `title` or `impact`. Status moves
+         *     `investigating → identified → monitoring → resolved`; steps may be skipped, and an update may repeat the
+         *     current status, but a resolved incident takes no more updates (`409 incident_resolved`).
+         */
+        patch: operations["updateIncident"];
+        trace?: never;
+    };
+    "/status-pages/public/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a published status page (public)
+         * @description Public, no credentials. Overall and per-component status, 90 days of daily uptime per component (UTC days,
+         *     from the hourly rollups of its monitors in every region) and the incidents of the last 90 days plus any still
+         *     open, newest first. Nothing the workspace did not choose to publish is shown: no monitor names, URLs, ids or
+         *     regions. Answers are cached for 60 seconds and carry an `ETag`; send it back in `If-None-Match` for a `304`.
+         *     A change by the workspace (components, incidents, published flag) shows on the very next read. An unknown or
+         *     unpublished slug is a `404`. The same page for people is at `/status/{slug}`, and its incidents as an Atom
+         *     feed at `/status/{slug}/feed.atom`.
+         */
+        get: operations["getPublicStatusPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's reports
+         * @description Newest first, each with its latest runs.
+         */
+        get: operations["listReports"];
+        put?: never;
+        /**
+         * Create a report
+         * @description A report is a saved definition: what (`type`), about which monitors (`monitor_ids`, empty for all of the
+         *     workspace's monitors at generation time), over which period, in which format. Generate it with
+         *     `POST /reports/{id}/generate` as often as needed; each generation is a run with its own file. A `period`
+         *     preset is resolved when a run starts. `release_checks` reports cover the workspace's release checks and take
+         *     no `monitor_ids`. Monitor ids that are not the workspace's monitors are a `400` naming each.
+         */
+        post: operations["createReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a report and its latest runs
+         * @description The report's settings and its latest runs, newest first, each with its status and, once ready, its size,
+         *     SHA-256 and download link.
+         */
+        get: operations["getReport"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a report and its runs' files
+         * @description Deletes the report, its runs and their files. Download links of its runs answer `404` from now on.
+         */
+        delete: operations["deleteReport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{id}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a report now
+         * @description Starts a run and waits up to 30 seconds for it: `200` with the finished run (`ready`, or `failed` with the
+         *     reason), else `202` with the run to poll at `Location`. Runs are rendered by workers and retried when a
+         *     worker stops mid-render; a file is stored whole or not at all, and a ready run never changes.
+         */
+        post: operations["generateReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{id}/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a run of a report
+         * @description One run: `queued`, `generating`, `ready` or `failed`, when it was generated, and its file's size, SHA-256 and
+         *     download link once ready. A ready run never changes.
+         */
+        get: operations["getReportRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{id}/runs/{run_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a run's file
+         * @description The file as an attachment, in the report's format. A run that is not ready is a `409 run_not_ready`. The
+         *     `ETag` is the file's SHA-256, the same as the run's `sha256`.
+         */
+        get: operations["downloadReportRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1108,13 +1452,22 @@ export interface components {
             detail?: string;
             /** @description The request path. */
             instance?: string;
-            /** @description A stable machine-readable code, such as `validation_failed` or `insufficient_scope`. */
-            code: string;
+            code: components["schemas"]["ProblemCode"];
             /** @description On a 403, the scope or permission the credentials lack. */
             required_scope?: string;
             /** @description On a 400, one entry per offending field. */
             errors?: components["schemas"]["FieldError"][];
         };
+        /**
+         * @description A stable machine-readable code; each goes with one HTTP status. New codes may be added in a later version,
+         *     so a client should treat one it does not know by its status.
+         * @enum {string}
+         */
+        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
+        /** @description A `400` problem; `errors` names each offending field (the body, a parameter or a header). */
+        ValidationProblem: components["schemas"]["Problem"] & Record<string, never>;
+        /** @description A `403` problem; `required_scope` names the scope or permission the credentials lack. */
+        ForbiddenProblem: components["schemas"]["Problem"] & Record<string, never>;
         FieldError: {
             /** @description The field's path, such as `pages[0].preview_path`, `per_page` or `body`. */
             field: string;
@@ -1138,7 +1491,8 @@ export interface components {
             email: string;
             password: string;
         };
-        LoginResponse: {
+        /** @description A web-interface session; send `access_token` as `Authorization: Bearer <token>`. */
+        SessionToken: {
             access_token: string;
             /** @enum {string} */
             token_type: "Bearer";
@@ -1164,10 +1518,18 @@ export interface components {
             password: string;
             role: components["schemas"]["Role"];
         };
+        /**
+         * @description What the plan allows. Creating a monitor, alert destination, status page or report beyond its limit is a
+         *     `409 plan_limit_reached` naming the limit, the plan, what it allows and what is used.
+         */
         PlanLimits: {
             monitors: number;
             checks_per_month: number;
             release_checks_per_month: number;
+            alert_destinations: number;
+            status_pages: number;
+            /** @description Saved report definitions (runs are not counted). */
+            reports: number;
             /** @description Default ceiling of each API key. */
             requests_per_minute: number;
         };
@@ -1175,8 +1537,12 @@ export interface components {
             name: string;
             limits: components["schemas"]["PlanLimits"];
         };
+        /** @description What the workspace uses, to compare with its plan's limits. */
         Usage: {
             monitors: number;
+            alert_destinations: number;
+            status_pages: number;
+            reports: number;
             checks_this_month: number;
             release_checks_this_month: number;
             /** @description Requests made today (UTC) in this workspace, with any key or session. */
@@ -1401,7 +1767,13 @@ export interface components {
          */
         A11yScanStatus: "queued" | "running" | "completed" | "failed";
         StartA11yScanRequest: {
-            /** @description The viewports to scan at; both by default. */
+            /**
+             * @description The viewports to scan at; both by default.
+             * @default [
+             *       "desktop",
+             *       "mobile"
+             *     ]
+             */
             viewports?: components["schemas"]["Viewport"][];
         };
         /** @description Why the scan could not be completed; it describes the page only. */
@@ -1623,12 +1995,12 @@ export interface components {
              * @description Stop after listing this many pages.
              * @default 200
              */
-            max_pages: number;
+            max_pages?: number;
             /**
              * @description Follow links at most this many steps from the start URL.
              * @default 5
              */
-            max_depth: number;
+            max_depth?: number;
             /** @description Path globs (`/blog/**`, `/docs/*.html`); when given, only URLs whose path matches one are fetched. */
             include?: string[];
             /** @description Path globs; URLs whose path matches one are not fetched. */
@@ -1639,7 +2011,7 @@ export interface components {
         /** @description Settings for every monitor created; the monitor defaults otherwise. */
         CrawlMonitorSettings: {
             /** @default 300 */
-            interval_seconds: number;
+            interval_seconds?: number;
             regions?: string[];
             mode?: components["schemas"]["MonitorMode"];
         };
@@ -1736,9 +2108,9 @@ export interface components {
         };
         RuleConfirmInput: {
             /** @default 1 */
-            consecutive_failures: number;
+            consecutive_failures?: number;
             /** @default 1 */
-            min_regions: number;
+            min_regions?: number;
         };
         AlertRule: {
             /** Format: uuid */
@@ -1766,10 +2138,13 @@ export interface components {
             confirm?: components["schemas"]["RuleConfirmInput"];
             /** @description Required for `response_time`. */
             threshold_ms?: number;
-            /** @description Tell the same destinations when it recovers (default true). */
+            /**
+             * @description Tell the same destinations when it recovers.
+             * @default true
+             */
             notify_recovery?: boolean;
             reminder_minutes?: number;
-            /** @description Default true. */
+            /** @default true */
             enabled?: boolean;
         };
         UpdateAlertRuleRequest: {
@@ -1861,11 +2236,20 @@ export interface components {
             /** @description Unique per comparison. Retry with the same key; use a new key when pages or URLs change. */
             request_key: string;
             pages: components["schemas"]["PagePairRequest"][];
-            /** @description Defaults to both. */
+            /**
+             * @description Both by default.
+             * @default [
+             *       "desktop",
+             *       "mobile"
+             *     ]
+             */
             viewports?: components["schemas"]["Viewport"][];
             /** @description Elements painted over in both screenshots before comparing (dates, ads, personalisation). */
             mask_selectors?: string[];
-            /** @description Share of differing pixels (0 to 1) up to which screenshots count as the same. Default 0. */
+            /**
+             * @description Share of differing pixels (0 to 1) up to which screenshots count as the same.
+             * @default 0
+             */
             mismatch_threshold?: number;
         };
         PagePair: {
@@ -2087,9 +2471,15 @@ export interface components {
              */
             url: string;
             mode?: components["schemas"]["MonitorMode"];
-            /** @description Seconds between scheduled checks. Default 300. */
+            /**
+             * @description Seconds between scheduled checks.
+             * @default 300
+             */
             interval_seconds?: number;
-            /** @description A check that takes longer fails with `timeout`. Default 30. */
+            /**
+             * @description A check that takes longer fails with `timeout`.
+             * @default 30
+             */
             timeout_seconds?: number;
             expected_status?: components["schemas"]["ExpectedStatusInput"];
             /** @description Text that must appear on the page (within `selector`, when set) for the check to pass. */
@@ -2340,66 +2730,501 @@ export interface components {
         ChangeExport: {
             data: components["schemas"]["ChangeExportRow"][];
         };
+        /**
+         * @description `format=csv`: RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`), streamed. A header row, then one row per
+         *     change, newest first, with the columns `id, monitor_id, monitor_name, kind, detected_at, region, summary,
+         *     summary_source, feedback, archived, value_name, value_before, value_after, added_lines, removed_lines`.
+         *     Empty cells stand for null.
+         */
+        ChangeExportCsv: string;
+        /**
+         * @description `format=csv`: RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`), streamed. A header row, then one row per
+         *     reading, newest first, with the columns `id, monitor_id, name, kind, raw, amount, currency, region,
+         *     captured_at`. Empty cells stand for null.
+         */
+        TrackedValueExportCsv: string;
         TrackedValueExport: {
             data: components["schemas"]["TrackedValue"][];
+        };
+        /** @description Lower-case letters, digits and hyphens, 3 to 60 characters, not starting or ending with a hyphen. */
+        Slug: string;
+        /**
+         * @description `operational`: every monitor that is checked is up. `degraded`: an open `minor` incident. `partial_outage`:
+         *     some of a component's monitors are down, or an open `major` incident. `major_outage`: all of a component's
+         *     monitors are down, or an open `critical` incident. The page's overall status is its worst component's,
+         *     raised by open incidents.
+         * @enum {string}
+         */
+        ServiceStatus: "operational" | "degraded" | "partial_outage" | "major_outage";
+        /**
+         * @description From the day's uptime: `operational` at 99.9 % or more, `degraded` from 99 %, `partial_outage` from 95 %,
+         *     `major_outage` below; `no_data` when no check ran that day (paused, or not yet created).
+         * @enum {string}
+         */
+        DayStatus: "operational" | "degraded" | "partial_outage" | "major_outage" | "no_data";
+        StatusPageComponent: {
+            /** Format: uuid */
+            id: string;
+            /** @description The name the public sees. */
+            name: string;
+            /** @description The monitors whose checks make up the component's status and uptime (never shown publicly). */
+            monitor_ids: string[];
+        };
+        StatusPageComponentInput: {
+            /**
+             * Format: uuid
+             * @description An existing component's id, to keep it (on update); leave it out to add a component.
+             */
+            id?: string;
+            name: string;
+            /** @description The workspace's monitors; an id that is not one is a `400` naming it. */
+            monitor_ids: string[];
+        };
+        StatusPage: {
+            /** Format: uuid */
+            id: string;
+            slug: components["schemas"]["Slug"];
+            title: string;
+            description: string | null;
+            /** @description Whether the public page and its feed answer; unpublished pages are `404` to the public. */
+            published: boolean;
+            /** @description The page for people, `/status/{slug}` on this service. */
+            public_url: string;
+            components: components["schemas"]["StatusPageComponent"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        StatusPageList: {
+            data: components["schemas"]["StatusPage"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateStatusPageRequest: {
+            slug: components["schemas"]["Slug"];
+            title: string;
+            description?: string | null;
+            /** @default false */
+            published?: boolean;
+            /** @default [] */
+            components?: components["schemas"]["StatusPageComponentInput"][];
+        };
+        UpdateStatusPageRequest: {
+            slug?: components["schemas"]["Slug"];
+            title?: string;
+            description?: string | null;
+            published?: boolean;
+            components?: components["schemas"]["StatusPageComponentInput"][];
+        };
+        /** @enum {string} */
+        IncidentImpact: "minor" | "major" | "critical";
+        /** @enum {string} */
+        IncidentStatus: "investigating" | "identified" | "monitoring" | "resolved";
+        IncidentUpdate: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["IncidentStatus"];
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Incident: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            impact: components["schemas"]["IncidentImpact"];
+            /** @description The latest update's status. */
+            status: components["schemas"]["IncidentStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** @description Oldest first. */
+            updates: components["schemas"]["IncidentUpdate"][];
+        };
+        IncidentList: {
+            data: components["schemas"]["Incident"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateIncidentRequest: {
+            title: string;
+            impact: components["schemas"]["IncidentImpact"];
+            /** @default investigating */
+            status?: components["schemas"]["IncidentStatus"];
+            message: string;
+        };
+        UpdateIncidentRequest: {
+            status: components["schemas"]["IncidentStatus"];
+            message: string;
+            title?: string;
+            impact?: components["schemas"]["IncidentImpact"];
+        };
+        PublicStatusDay: {
+            /**
+             * Format: date
+             * @description A UTC day.
+             */
+            date: string;
+            /** @description Percentage of the day's checks that passed (0 to 100); null when none ran. */
+            uptime: number | null;
+            status: components["schemas"]["DayStatus"];
+        };
+        PublicStatusComponent: {
+            name: string;
+            status: components["schemas"]["ServiceStatus"];
+            /** @description Percentage of the checks of the last 90 days that passed; null when none ran. */
+            uptime_90d: number | null;
+            /** @description The last 90 UTC days, oldest first; today is the last. */
+            days: components["schemas"]["PublicStatusDay"][];
+        };
+        PublicIncidentUpdate: {
+            status: components["schemas"]["IncidentStatus"];
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PublicIncident: {
+            title: string;
+            impact: components["schemas"]["IncidentImpact"];
+            status: components["schemas"]["IncidentStatus"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** @description Oldest first. */
+            updates: components["schemas"]["PublicIncidentUpdate"][];
+        };
+        PublicStatusPage: {
+            title: string;
+            description: string | null;
+            status: components["schemas"]["ServiceStatus"];
+            components: components["schemas"]["PublicStatusComponent"][];
+            /** @description Every open incident, and those resolved in the last 90 days (at most 50 of them), newest first. */
+            incidents: components["schemas"]["PublicIncident"][];
+            /** @description How uptime is counted, in one sentence (regions, paused time, missing data). */
+            method: string;
+            /**
+             * Format: date-time
+             * @description When these figures were computed.
+             */
+            updated_at: string;
+        };
+        /**
+         * @description `uptime`: checks, uptime and response times per monitor (the same figures as `GET /monitors/{id}/uptime`
+         *     for the same hours). `changes`: the changes detected. `accessibility`: the completed scans with their
+         *     findings by impact. `release_checks`: the release checks opened, their gate and review.
+         * @enum {string}
+         */
+        ReportType: "uptime" | "changes" | "accessibility" | "release_checks";
+        /** @enum {string} */
+        ReportFormat: "pdf" | "csv" | "json";
+        ReportPeriodPreset: {
+            /**
+             * @description `last_7_days` and `last_30_days` are the current hour and the 167 (719) before it, the same hours as the
+             *     uptime API's `7d` and `30d`; `last_month` is the previous calendar month (UTC).
+             * @enum {string}
+             */
+            preset: "last_7_days" | "last_30_days" | "last_month";
+        };
+        ReportPeriodRange: {
+            /**
+             * Format: date-time
+             * @description Start, rounded down to the hour.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End (exclusive), rounded up to the hour; after `from`, at most 366 days later.
+             */
+            to: string;
+        };
+        /** @description A preset resolved when a run starts, or fixed times. */
+        ReportPeriod: components["schemas"]["ReportPeriodPreset"] | components["schemas"]["ReportPeriodRange"];
+        ResolvedPeriod: {
+            /** Format: date-time */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            to: string;
+        };
+        /** @enum {string} */
+        ReportRunStatus: "queued" | "generating" | "ready" | "failed";
+        ReportRun: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            report_id: string;
+            status: components["schemas"]["ReportRunStatus"];
+            period: components["schemas"]["ResolvedPeriod"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            generated_at: string | null;
+            /** @description The file's size in bytes, once ready. */
+            size: number | null;
+            /** @description The file's SHA-256 (hex), once ready. */
+            sha256: string | null;
+            /** @description Where to download the file (needs `reports:read`), once ready; null again once the file is older than the retention (`ARTIFACT_RETENTION_DAYS`). */
+            download_url: string | null;
+            /** @description Why a failed run failed. */
+            failure: string | null;
+        };
+        Report: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            type: components["schemas"]["ReportType"];
+            /** @description Empty for all of the workspace's monitors. */
+            monitor_ids: string[];
+            period: components["schemas"]["ReportPeriod"];
+            format: components["schemas"]["ReportFormat"];
+            /** @description The latest 20 runs, newest first. */
+            runs: components["schemas"]["ReportRun"][];
+            /** Format: date-time */
+            created_at: string;
+        };
+        ReportList: {
+            data: components["schemas"]["Report"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateReportRequest: {
+            name: string;
+            type: components["schemas"]["ReportType"];
+            /**
+             * @description Empty (the default) for all of the workspace's monitors; must be empty for `release_checks`.
+             * @default []
+             */
+            monitor_ids?: string[];
+            period: components["schemas"]["ReportPeriod"];
+            format: components["schemas"]["ReportFormat"];
+        };
+        ReportCell: string | number | boolean | null;
+        ReportColumn: {
+            key: string;
+            title: string;
+        };
+        ReportDailyUptime: {
+            /** Format: uuid */
+            monitor_id: string;
+            /** Format: date */
+            date: string;
+            checks: number;
+            uptime: number | null;
+            avg_response_ms: number | null;
+        };
+        /** @description A JSON report file. A CSV report has the same columns and rows. */
+        ReportDocument: {
+            report: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                type: components["schemas"]["ReportType"];
+            };
+            period: components["schemas"]["ResolvedPeriod"];
+            /** Format: date-time */
+            generated_at: string;
+            /** @description What the figures count, in a sentence or two. */
+            method: string;
+            columns: components["schemas"]["ReportColumn"][];
+            /** @description One object per row, keyed by the columns' `key`. */
+            rows: {
+                [key: string]: components["schemas"]["ReportCell"];
+            }[];
+            /** @description Uptime reports only; per monitor and UTC day. */
+            daily?: components["schemas"]["ReportDailyUptime"][];
         };
     };
     responses: {
         /** @description The request is invalid; `errors` names each offending field. */
         BadRequest: {
             headers: {
+                /**
+                 * @description As on every authenticated answer; absent when the request was refused before its caller was known (a
+                 *     body that is not JSON, a session naming a malformed `X-Workspace-Id`).
+                 */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; absent like `RateLimit-Limit`. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; absent like `RateLimit-Limit`. */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:validation_failed",
+                 *       "title": "The request is invalid",
+                 *       "status": 400,
+                 *       "detail": "interval_seconds: must be at least 30",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "validation_failed",
+                 *       "errors": [
+                 *         {
+                 *           "field": "interval_seconds",
+                 *           "message": "must be at least 30"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ValidationProblem"];
+            };
+        };
+        /** @description The request is invalid; `errors` names each offending field. */
+        PublicBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:validation_failed",
+                 *       "title": "The request is invalid",
+                 *       "status": 400,
+                 *       "detail": "email: must be an email address",
+                 *       "instance": "/api/v1/auth/login",
+                 *       "code": "validation_failed",
+                 *       "errors": [
+                 *         {
+                 *           "field": "email",
+                 *           "message": "must be an email address"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ValidationProblem"];
             };
         };
         /** @description The API key or session is missing, unknown, expired or revoked. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:unauthenticated",
+                 *       "title": "Authentication required",
+                 *       "status": 401,
+                 *       "detail": "Send a valid API key in X-API-Key, or a session token as Authorization: Bearer.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "unauthenticated"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The credentials lack the scope or permission named in `required_scope`. */
         Forbidden: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:insufficient_scope",
+                 *       "title": "Insufficient scope",
+                 *       "status": 403,
+                 *       "detail": "These credentials lack the scope monitors:write.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "insufficient_scope",
+                 *       "required_scope": "monitors:write"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ForbiddenProblem"];
             };
         };
         /** @description No such resource, or it belongs to another workspace (or `X-Workspace-Id` names one you are not in). */
         NotFound: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:not_found",
+                 *       "title": "Not found",
+                 *       "status": 404,
+                 *       "detail": "Monitor not found.",
+                 *       "instance": "/api/v1/monitors/25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                 *       "code": "not_found"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No such resource, or it is not public. */
+        PublicNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:not_found",
+                 *       "title": "Not found",
+                 *       "status": 404,
+                 *       "detail": "Status page not found.",
+                 *       "instance": "/api/v1/status-pages/public/example-shop",
+                 *       "code": "not_found"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /**
          * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
          *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`, `crawl_finished`,
-         *     `plan_limit_reached`).
+         *     `plan_limit_reached`, `slug_taken`, `incident_resolved`, `run_not_ready`, `idempotency_key_in_flight`).
          */
         Conflict: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:idempotency_key_in_flight",
+                 *       "title": "A request with this Idempotency-Key is still running",
+                 *       "status": 409,
+                 *       "detail": "The first request with this Idempotency-Key is still running; retry once it has answered.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "idempotency_key_in_flight"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request cannot be processed as sent; `code` says why (e.g. `request_key_reused`). */
+        /** @description The request cannot be processed as sent; `code` says why (`request_key_reused`, `idempotency_key_reused`). */
         Unprocessable: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:idempotency_key_reused",
+                 *       "title": "The Idempotency-Key was used for a different request",
+                 *       "status": 422,
+                 *       "detail": "This Idempotency-Key was used in the last 24 hours for a different request; send a new key for a new request.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "idempotency_key_reused"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2409,6 +3234,80 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:payload_too_large",
+                 *       "title": "The request body is too large",
+                 *       "status": 413,
+                 *       "detail": "The request body is larger than 1 MiB.",
+                 *       "instance": "/api/v1/release-checks",
+                 *       "code": "payload_too_large"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The request body is not UTF-8 JSON: another `charset`, or a `Content-Encoding` the service does not read
+         *     (`unsupported_media_type`).
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:unsupported_media_type",
+                 *       "title": "Unsupported media type",
+                 *       "status": 415,
+                 *       "detail": "Send the body as UTF-8 JSON.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "unsupported_media_type"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Something failed on the service side (`internal`); it has been logged. The problem never shows a stack trace,
+         *     SQL or other internals. Safe to retry a read; retry a create with its `Idempotency-Key`.
+         */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:internal",
+                 *       "title": "Internal server error",
+                 *       "status": 500,
+                 *       "detail": "Something went wrong on our side. It has been logged.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "internal"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too many sign-in attempts from this address; retry after `Retry-After` seconds. */
+        SignInRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:rate_limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "detail": "Rate limit reached; retry in 42 s.",
+                 *       "instance": "/api/v1/auth/login",
+                 *       "code": "rate_limited"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2422,15 +3321,38 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:rate_limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "detail": "Rate limit reached; retry in 42 s.",
+                 *       "instance": "/api/v1/monitors",
+                 *       "code": "rate_limited"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description No worker finished the work in time; `code` says why (`check_timed_out`). */
         ServiceUnavailable: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:check_timed_out",
+                 *       "title": "The check did not finish in time",
+                 *       "status": 503,
+                 *       "detail": "No worker finished the check in eu in time; it stays queued and its result will be recorded.",
+                 *       "instance": "/api/v1/monitors/25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33/check",
+                 *       "code": "check_timed_out"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2438,6 +3360,15 @@ export interface components {
     parameters: {
         /** @description The resource's identifier. */
         Id: string;
+        /**
+         * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+         *     request within 24 hours is not run again but answered with the first response (same status and body). The
+         *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+         *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+         *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+         *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+         */
+        IdempotencyKey: string;
         /**
          * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
          *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
@@ -2456,13 +3387,17 @@ export interface components {
         /** @description Pages of the crawl per page of the answer. */
         CrawlPagesPerPage: number;
         /** @description `json` (the default) or `csv`, streamed as an attachment. */
-        ExportFormat: components["schemas"]["ExportFormat"];
+        ExportFormatQuery: components["schemas"]["ExportFormat"];
         /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
         ExportSince: string;
         /** @description Only scans in this status. */
         A11yScanStatusFilter: components["schemas"]["A11yScanStatus"];
         /** @description At most this many rows, newest first. */
         ExportLimit: number;
+        /** @description The incident's identifier. */
+        IncidentId: string;
+        /** @description The run's identifier. */
+        RunId: string;
     };
     requestBodies: never;
     headers: {
@@ -2476,6 +3411,13 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /**
+         * @description With `format=csv`, the file is an attachment named after the export and the day, e.g.
+         *     `attachment; filename="changes-2026-11-25.csv"`. Absent from the JSON answer.
+         */
+        ExportContentDisposition: string;
+        /** @description The authentication challenge (RFC 9110): `Bearer`. Integrations send `X-API-Key` instead. */
+        "WWW-Authenticate": "Bearer";
     };
     pathItems: never;
 }
@@ -2490,6 +3432,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "dana@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LoginRequest"];
             };
         };
@@ -2500,13 +3448,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResponse"];
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0ZjFkIn0.c2lnbmF0dXJl",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionToken"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["PublicBadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["SignInRateLimited"];
+            500: components["responses"]["InternalError"];
         };
     };
     getCurrentUser: {
@@ -2533,6 +3490,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *       "email": "dana@example.com",
+                     *       "role": "member",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "workspace": {
+                     *         "id": "9a10a43f-1705-54c3-8d34-c18be327defd",
+                     *         "name": "Web team",
+                     *         "role": "admin",
+                     *         "plan": {
+                     *           "name": "team",
+                     *           "limits": {
+                     *             "monitors": 1000,
+                     *             "checks_per_month": 10000000,
+                     *             "release_checks_per_month": 10000,
+                     *             "alert_destinations": 200,
+                     *             "status_pages": 50,
+                     *             "reports": 500,
+                     *             "requests_per_minute": 120
+                     *           }
+                     *         },
+                     *         "review_policy": {
+                     *           "require_distinct_reviewer": false
+                     *         }
+                     *       },
+                     *       "plan": {
+                     *         "name": "team",
+                     *         "limits": {
+                     *           "monitors": 1000,
+                     *           "checks_per_month": 10000000,
+                     *           "release_checks_per_month": 10000,
+                     *           "alert_destinations": 200,
+                     *           "status_pages": 50,
+                     *           "reports": 500,
+                     *           "requests_per_minute": 120
+                     *         }
+                     *       },
+                     *       "usage": {
+                     *         "monitors": 12,
+                     *         "checks_this_month": 8640,
+                     *         "release_checks_this_month": 4,
+                     *         "alert_destinations": 2,
+                     *         "status_pages": 1,
+                     *         "reports": 3,
+                     *         "api_requests_today": 211
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
@@ -2541,6 +3547,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listApiKeys: {
@@ -2567,9 +3574,41 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8",
+                     *           "name": "CI deploys",
+                     *           "prefix": "Ab3dE9xQ",
+                     *           "scopes": [
+                     *             "monitors:read"
+                     *           ],
+                     *           "expires_at": null,
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "rate_limit_per_minute": 120,
+                     *           "created_by": {
+                     *             "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *             "email": "dana@example.com"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
@@ -2578,6 +3617,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createApiKey: {
@@ -2589,12 +3629,31 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "CI deploys",
+                 *       "scopes": [
+                 *         "monitors:read",
+                 *         "monitors:write"
+                 *       ],
+                 *       "expires_at": "2027-11-24T00:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
@@ -2602,9 +3661,32 @@ export interface operations {
             /** @description The key, with its secret shown this once. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8",
+                     *       "name": "Pricing page",
+                     *       "prefix": "Ab3dE9xQ",
+                     *       "scopes": [
+                     *         "monitors:read"
+                     *       ],
+                     *       "expires_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rate_limit_per_minute": 120,
+                     *       "created_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com"
+                     *       },
+                     *       "secret": "vgl_4kX9pQ2mZ7rT1vB8nC3yH6jL5wD0sF9gA2eK7uM4qR8"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
@@ -2612,8 +3694,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     revokeApiKey: {
@@ -2637,9 +3723,31 @@ export interface operations {
             /** @description The revoked key. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8",
+                     *       "name": "CI deploys",
+                     *       "prefix": "Ab3dE9xQ",
+                     *       "scopes": [
+                     *         "monitors:read"
+                     *       ],
+                     *       "expires_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rate_limit_per_minute": 120,
+                     *       "created_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
@@ -2648,6 +3756,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     regenerateApiKey: {
@@ -2659,12 +3768,26 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "key_id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RegenerateApiKeyRequest"];
             };
         };
@@ -2672,9 +3795,32 @@ export interface operations {
             /** @description The replacement key, with its secret shown this once. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8",
+                     *       "name": "Pricing page",
+                     *       "prefix": "Ab3dE9xQ",
+                     *       "scopes": [
+                     *         "monitors:read"
+                     *       ],
+                     *       "expires_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rate_limit_per_minute": 120,
+                     *       "created_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com"
+                     *       },
+                     *       "secret": "vgl_4kX9pQ2mZ7rT1vB8nC3yH6jL5wD0sF9gA2eK7uM4qR8"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
@@ -2684,7 +3830,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWorkspaces: {
@@ -2705,9 +3854,34 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "9a10a43f-1705-54c3-8d34-c18be327defd",
+                     *           "name": "Web team",
+                     *           "role": "admin",
+                     *           "plan": "team",
+                     *           "review_policy": {
+                     *             "require_distinct_reviewer": false
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceList"];
                 };
             };
@@ -2715,17 +3889,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Web team"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWorkspaceRequest"];
             };
         };
@@ -2733,17 +3923,36 @@ export interface operations {
             /** @description The new workspace. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9a10a43f-1705-54c3-8d34-c18be327defd",
+                     *       "name": "Web team",
+                     *       "role": "admin",
+                     *       "plan": "team",
+                     *       "review_policy": {
+                     *         "require_distinct_reviewer": false
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getWorkspace: {
@@ -2761,9 +3970,24 @@ export interface operations {
             /** @description The workspace, with the caller's role. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9a10a43f-1705-54c3-8d34-c18be327defd",
+                     *       "name": "Web team",
+                     *       "role": "admin",
+                     *       "plan": "team",
+                     *       "review_policy": {
+                     *         "require_distinct_reviewer": false
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
@@ -2772,6 +3996,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateWorkspace: {
@@ -2786,6 +4011,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Web team",
+                 *       "review_policy": {
+                 *         "require_distinct_reviewer": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWorkspaceRequest"];
             };
         };
@@ -2793,9 +4026,24 @@ export interface operations {
             /** @description The workspace as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9a10a43f-1705-54c3-8d34-c18be327defd",
+                     *       "name": "Web team",
+                     *       "role": "admin",
+                     *       "plan": "team",
+                     *       "review_policy": {
+                     *         "require_distinct_reviewer": false
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workspace"];
                 };
             };
@@ -2804,7 +4052,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWorkspaceMembers: {
@@ -2828,9 +4078,30 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "user_id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *           "email": "dana@example.com",
+                     *           "role": "admin",
+                     *           "added_at": "2026-11-24T09:35:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceMemberList"];
                 };
             };
@@ -2839,12 +4110,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     addWorkspaceMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
@@ -2853,6 +4135,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.com",
+                 *       "role": "member"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddWorkspaceMemberRequest"];
             };
         };
@@ -2860,9 +4148,21 @@ export interface operations {
             /** @description The new member. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user_id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *       "email": "dana@example.com",
+                     *       "role": "admin",
+                     *       "added_at": "2026-11-24T09:35:00Z",
+                     *       "temporary_password": "kT9-vQ2m-Lx7p-3hWc"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AddedWorkspaceMember"];
                 };
             };
@@ -2872,7 +4172,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     removeWorkspaceMember: {
@@ -2892,6 +4195,9 @@ export interface operations {
             /** @description Removed. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2902,6 +4208,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateWorkspaceMember: {
@@ -2918,6 +4225,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWorkspaceMemberRequest"];
             };
         };
@@ -2925,9 +4237,20 @@ export interface operations {
             /** @description The member with the new role. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user_id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *       "email": "dana@example.com",
+                     *       "role": "admin",
+                     *       "added_at": "2026-11-24T09:35:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
@@ -2937,7 +4260,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listUsers: {
@@ -2958,9 +4283,30 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *           "email": "dana@example.com",
+                     *           "role": "member",
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UserList"];
                 };
             };
@@ -2968,17 +4314,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "sam@example.com",
+                 *       "password": "a long first password",
+                 *       "role": "member"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateUserRequest"];
             };
         };
@@ -2986,9 +4350,20 @@ export interface operations {
             /** @description The new user. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *       "email": "dana@example.com",
+                     *       "role": "member",
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["User"];
                 };
             };
@@ -2997,7 +4372,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listAllApiKeys: {
@@ -3018,9 +4396,44 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8",
+                     *           "name": "CI deploys",
+                     *           "prefix": "Ab3dE9xQ",
+                     *           "scopes": [
+                     *             "monitors:read"
+                     *           ],
+                     *           "expires_at": null,
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "rate_limit_per_minute": 120,
+                     *           "created_by": {
+                     *             "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *             "email": "dana@example.com"
+                     *           },
+                     *           "user_id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *           "user_email": "dana@example.com",
+                     *           "workspace_id": "9a10a43f-1705-54c3-8d34-c18be327defd"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminApiKeyList"];
                 };
             };
@@ -3028,6 +4441,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     setApiKeyRateLimit: {
@@ -3042,6 +4456,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requests_per_minute": 600
+                 *     }
+                 */
                 "application/json": components["schemas"]["SetRateLimitRequest"];
             };
         };
@@ -3049,9 +4468,34 @@ export interface operations {
             /** @description The key with its new ceiling. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7b698671-e5ef-5bb4-a443-c531b3dbf7b8",
+                     *       "name": "CI deploys",
+                     *       "prefix": "Ab3dE9xQ",
+                     *       "scopes": [
+                     *         "monitors:read"
+                     *       ],
+                     *       "expires_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "last_used_at": null,
+                     *       "revoked_at": null,
+                     *       "rate_limit_per_minute": 120,
+                     *       "created_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com"
+                     *       },
+                     *       "user_id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *       "user_email": "dana@example.com",
+                     *       "workspace_id": "9a10a43f-1705-54c3-8d34-c18be327defd"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AdminApiKey"];
                 };
             };
@@ -3060,7 +4504,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listReleaseChecks: {
@@ -3089,9 +4535,70 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *           "name": "Release 2026.11.3",
+                     *           "request_key": "deploy-8841",
+                     *           "production_url": "https://www.example.com",
+                     *           "preview_url": "https://preview.example.com",
+                     *           "pages": [
+                     *             {
+                     *               "production_path": "/pricing",
+                     *               "preview_path": "/pricing",
+                     *               "required_selector": "main h1"
+                     *             }
+                     *           ],
+                     *           "viewports": [
+                     *             "desktop"
+                     *           ],
+                     *           "mask_selectors": [
+                     *             ".ad-banner"
+                     *           ],
+                     *           "mismatch_threshold": 0.01,
+                     *           "revision": 1,
+                     *           "collection_status": "completed",
+                     *           "gate": "pending",
+                     *           "review": {
+                     *             "status": "awaiting_review",
+                     *             "revision": 1,
+                     *             "decision": null,
+                     *             "history": []
+                     *           },
+                     *           "summary": {
+                     *             "pairs": 1,
+                     *             "captured": 1,
+                     *             "missing": 0,
+                     *             "with_differences": 1,
+                     *             "new_findings": 0
+                     *           },
+                     *           "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *           "opened_by": {
+                     *             "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *             "email": "dana@example.com",
+                     *             "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "updated_at": "2026-11-24T09:34:51Z",
+                     *           "completed_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReleaseCheckList"];
                 };
             };
@@ -3100,6 +4607,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createReleaseCheck: {
@@ -3111,12 +4619,48 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Release 2026.11.3",
+                 *       "production_url": "https://www.example.com",
+                 *       "preview_url": "https://preview.example.com",
+                 *       "request_key": "deploy-8841",
+                 *       "pages": [
+                 *         {
+                 *           "production_path": "/",
+                 *           "preview_path": "/"
+                 *         },
+                 *         {
+                 *           "production_path": "/pricing",
+                 *           "preview_path": "/pricing",
+                 *           "required_selector": "main h1"
+                 *         }
+                 *       ],
+                 *       "viewports": [
+                 *         "desktop",
+                 *         "mobile"
+                 *       ],
+                 *       "mask_selectors": [
+                 *         ".ad-banner"
+                 *       ],
+                 *       "mismatch_threshold": 0.01
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateReleaseCheckRequest"];
             };
         };
@@ -3124,9 +4668,174 @@ export interface operations {
             /** @description An identical request with this `request_key` was made before; this is that check. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "name": "Release 2026.11.3",
+                     *       "request_key": "deploy-8841",
+                     *       "production_url": "https://www.example.com",
+                     *       "preview_url": "https://preview.example.com",
+                     *       "pages": [
+                     *         {
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "required_selector": "main h1"
+                     *         }
+                     *       ],
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "mask_selectors": [
+                     *         ".ad-banner"
+                     *       ],
+                     *       "mismatch_threshold": 0.01,
+                     *       "revision": 1,
+                     *       "collection_status": "completed",
+                     *       "gate": "pending",
+                     *       "review": {
+                     *         "status": "awaiting_review",
+                     *         "revision": 1,
+                     *         "decision": null,
+                     *         "history": []
+                     *       },
+                     *       "summary": {
+                     *         "pairs": 1,
+                     *         "captured": 1,
+                     *         "missing": 0,
+                     *         "with_differences": 1,
+                     *         "new_findings": 0
+                     *       },
+                     *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "opened_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com",
+                     *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z",
+                     *       "artifacts": [
+                     *         {
+                     *           "id": "9b4bc0ee-63f3-5976-9edf-eb40e87d67e3",
+                     *           "page_index": 0,
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "viewport": "desktop",
+                     *           "state": "compared",
+                     *           "production": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "preview": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "comparison": {
+                     *             "has_differences": true,
+                     *             "text": {
+                     *               "changed": true,
+                     *               "added": [
+                     *                 "Pro €24 a month"
+                     *               ],
+                     *               "removed": [
+                     *                 "Pro €19 a month"
+                     *               ],
+                     *               "truncated": false
+                     *             },
+                     *             "robots": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "canonical": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "screenshot": {
+                     *               "mismatch_ratio": 0.0123,
+                     *               "changed": false,
+                     *               "diff_url": "https://www.example.com/pricing"
+                     *             },
+                     *             "findings": {
+                     *               "new": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "fixed": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "unchanged": 2,
+                     *               "engine_version_mismatch": false
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReleaseCheck"];
                 };
             };
@@ -3135,9 +4844,174 @@ export interface operations {
                 headers: {
                     /** @description The check's URL. */
                     Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "name": "Release 2026.11.3",
+                     *       "request_key": "deploy-8841",
+                     *       "production_url": "https://www.example.com",
+                     *       "preview_url": "https://preview.example.com",
+                     *       "pages": [
+                     *         {
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "required_selector": "main h1"
+                     *         }
+                     *       ],
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "mask_selectors": [
+                     *         ".ad-banner"
+                     *       ],
+                     *       "mismatch_threshold": 0.01,
+                     *       "revision": 1,
+                     *       "collection_status": "completed",
+                     *       "gate": "pending",
+                     *       "review": {
+                     *         "status": "awaiting_review",
+                     *         "revision": 1,
+                     *         "decision": null,
+                     *         "history": []
+                     *       },
+                     *       "summary": {
+                     *         "pairs": 1,
+                     *         "captured": 1,
+                     *         "missing": 0,
+                     *         "with_differences": 1,
+                     *         "new_findings": 0
+                     *       },
+                     *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "opened_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com",
+                     *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z",
+                     *       "artifacts": [
+                     *         {
+                     *           "id": "9b4bc0ee-63f3-5976-9edf-eb40e87d67e3",
+                     *           "page_index": 0,
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "viewport": "desktop",
+                     *           "state": "compared",
+                     *           "production": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "preview": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "comparison": {
+                     *             "has_differences": true,
+                     *             "text": {
+                     *               "changed": true,
+                     *               "added": [
+                     *                 "Pro €24 a month"
+                     *               ],
+                     *               "removed": [
+                     *                 "Pro €19 a month"
+                     *               ],
+                     *               "truncated": false
+                     *             },
+                     *             "robots": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "canonical": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "screenshot": {
+                     *               "mismatch_ratio": 0.0123,
+                     *               "changed": false,
+                     *               "diff_url": "https://www.example.com/pricing"
+                     *             },
+                     *             "findings": {
+                     *               "new": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "fixed": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "unchanged": 2,
+                     *               "engine_version_mismatch": false
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReleaseCheck"];
                 };
             };
@@ -3145,9 +5019,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getReleaseCheck: {
@@ -3174,9 +5051,174 @@ export interface operations {
             /** @description The check. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "name": "Release 2026.11.3",
+                     *       "request_key": "deploy-8841",
+                     *       "production_url": "https://www.example.com",
+                     *       "preview_url": "https://preview.example.com",
+                     *       "pages": [
+                     *         {
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "required_selector": "main h1"
+                     *         }
+                     *       ],
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "mask_selectors": [
+                     *         ".ad-banner"
+                     *       ],
+                     *       "mismatch_threshold": 0.01,
+                     *       "revision": 1,
+                     *       "collection_status": "completed",
+                     *       "gate": "pending",
+                     *       "review": {
+                     *         "status": "awaiting_review",
+                     *         "revision": 1,
+                     *         "decision": null,
+                     *         "history": []
+                     *       },
+                     *       "summary": {
+                     *         "pairs": 1,
+                     *         "captured": 1,
+                     *         "missing": 0,
+                     *         "with_differences": 1,
+                     *         "new_findings": 0
+                     *       },
+                     *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "opened_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com",
+                     *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z",
+                     *       "artifacts": [
+                     *         {
+                     *           "id": "9b4bc0ee-63f3-5976-9edf-eb40e87d67e3",
+                     *           "page_index": 0,
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "viewport": "desktop",
+                     *           "state": "compared",
+                     *           "production": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "preview": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "comparison": {
+                     *             "has_differences": true,
+                     *             "text": {
+                     *               "changed": true,
+                     *               "added": [
+                     *                 "Pro €24 a month"
+                     *               ],
+                     *               "removed": [
+                     *                 "Pro €19 a month"
+                     *               ],
+                     *               "truncated": false
+                     *             },
+                     *             "robots": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "canonical": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "screenshot": {
+                     *               "mismatch_ratio": 0.0123,
+                     *               "changed": false,
+                     *               "diff_url": "https://www.example.com/pricing"
+                     *             },
+                     *             "findings": {
+                     *               "new": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "fixed": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "unchanged": 2,
+                     *               "engine_version_mismatch": false
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReleaseCheck"];
                 };
             };
@@ -3185,6 +5227,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     reviewReleaseCheck: {
@@ -3205,6 +5248,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "note": "Checked both viewports; the new banner is intended.",
+                 *       "revision": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReviewRequest"];
             };
         };
@@ -3212,9 +5262,174 @@ export interface operations {
             /** @description The check with the decision recorded. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "name": "Release 2026.11.3",
+                     *       "request_key": "deploy-8841",
+                     *       "production_url": "https://www.example.com",
+                     *       "preview_url": "https://preview.example.com",
+                     *       "pages": [
+                     *         {
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "required_selector": "main h1"
+                     *         }
+                     *       ],
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "mask_selectors": [
+                     *         ".ad-banner"
+                     *       ],
+                     *       "mismatch_threshold": 0.01,
+                     *       "revision": 1,
+                     *       "collection_status": "completed",
+                     *       "gate": "pending",
+                     *       "review": {
+                     *         "status": "awaiting_review",
+                     *         "revision": 1,
+                     *         "decision": null,
+                     *         "history": []
+                     *       },
+                     *       "summary": {
+                     *         "pairs": 1,
+                     *         "captured": 1,
+                     *         "missing": 0,
+                     *         "with_differences": 1,
+                     *         "new_findings": 0
+                     *       },
+                     *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "opened_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com",
+                     *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z",
+                     *       "artifacts": [
+                     *         {
+                     *           "id": "9b4bc0ee-63f3-5976-9edf-eb40e87d67e3",
+                     *           "page_index": 0,
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "viewport": "desktop",
+                     *           "state": "compared",
+                     *           "production": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "preview": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "comparison": {
+                     *             "has_differences": true,
+                     *             "text": {
+                     *               "changed": true,
+                     *               "added": [
+                     *                 "Pro €24 a month"
+                     *               ],
+                     *               "removed": [
+                     *                 "Pro €19 a month"
+                     *               ],
+                     *               "truncated": false
+                     *             },
+                     *             "robots": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "canonical": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "screenshot": {
+                     *               "mismatch_ratio": 0.0123,
+                     *               "changed": false,
+                     *               "diff_url": "https://www.example.com/pricing"
+                     *             },
+                     *             "findings": {
+                     *               "new": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "fixed": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "unchanged": 2,
+                     *               "engine_version_mismatch": false
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReleaseCheck"];
                 };
             };
@@ -3224,7 +5439,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     rerunReleaseCheck: {
@@ -3236,6 +5453,15 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource's identifier. */
@@ -3248,9 +5474,174 @@ export interface operations {
             /** @description The check at its new revision; collection has been queued. */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "name": "Release 2026.11.3",
+                     *       "request_key": "deploy-8841",
+                     *       "production_url": "https://www.example.com",
+                     *       "preview_url": "https://preview.example.com",
+                     *       "pages": [
+                     *         {
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "required_selector": "main h1"
+                     *         }
+                     *       ],
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "mask_selectors": [
+                     *         ".ad-banner"
+                     *       ],
+                     *       "mismatch_threshold": 0.01,
+                     *       "revision": 1,
+                     *       "collection_status": "completed",
+                     *       "gate": "pending",
+                     *       "review": {
+                     *         "status": "awaiting_review",
+                     *         "revision": 1,
+                     *         "decision": null,
+                     *         "history": []
+                     *       },
+                     *       "summary": {
+                     *         "pairs": 1,
+                     *         "captured": 1,
+                     *         "missing": 0,
+                     *         "with_differences": 1,
+                     *         "new_findings": 0
+                     *       },
+                     *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
+                     *       "opened_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com",
+                     *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z",
+                     *       "artifacts": [
+                     *         {
+                     *           "id": "9b4bc0ee-63f3-5976-9edf-eb40e87d67e3",
+                     *           "page_index": 0,
+                     *           "production_path": "/pricing",
+                     *           "preview_path": "/pricing",
+                     *           "viewport": "desktop",
+                     *           "state": "compared",
+                     *           "production": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "preview": {
+                     *             "state": "captured",
+                     *             "url": "https://www.example.com/pricing",
+                     *             "final_url": "https://www.example.com/pricing",
+                     *             "status": 200,
+                     *             "robots": "index, follow",
+                     *             "canonical": "https://www.example.com/pricing",
+                     *             "required_selector_found": true,
+                     *             "findings": [
+                     *               {
+                     *                 "rule_id": "color-contrast",
+                     *                 "impact": "minor",
+                     *                 "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                 "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                 "target": ".hero .cta",
+                     *                 "viewport": "desktop",
+                     *                 "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *               }
+                     *             ],
+                     *             "axe_version": "4.10.2",
+                     *             "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *             "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *             "missing": null,
+                     *             "captured_at": "2026-11-24T09:31:12Z"
+                     *           },
+                     *           "comparison": {
+                     *             "has_differences": true,
+                     *             "text": {
+                     *               "changed": true,
+                     *               "added": [
+                     *                 "Pro €24 a month"
+                     *               ],
+                     *               "removed": [
+                     *                 "Pro €19 a month"
+                     *               ],
+                     *               "truncated": false
+                     *             },
+                     *             "robots": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "canonical": {
+                     *               "production": "index, follow",
+                     *               "preview": "index, follow",
+                     *               "changed": false
+                     *             },
+                     *             "screenshot": {
+                     *               "mismatch_ratio": 0.0123,
+                     *               "changed": false,
+                     *               "diff_url": "https://www.example.com/pricing"
+                     *             },
+                     *             "findings": {
+                     *               "new": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "fixed": [
+                     *                 {
+                     *                   "rule_id": "color-contrast",
+                     *                   "impact": "minor",
+                     *                   "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *                   "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *                   "target": ".hero .cta",
+                     *                   "viewport": "desktop",
+                     *                   "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *                 }
+                     *               ],
+                     *               "unchanged": 2,
+                     *               "engine_version_mismatch": false
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReleaseCheck"];
                 };
             };
@@ -3258,7 +5649,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getReleaseCheckArtifactFile: {
@@ -3286,10 +5680,18 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "image/png": string;
+                    /**
+                     * @example Pricing
+                     *     Pro — €24 a month
+                     *     Add to cart
+                     */
                     "text/plain": string;
                 };
             };
@@ -3298,6 +5700,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     downloadGateClient: {
@@ -3345,6 +5748,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            500: components["responses"]["InternalError"];
         };
     };
     listMonitors: {
@@ -3373,9 +5777,56 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "name": "Pricing page",
+                     *           "url": "https://www.example.com/pricing",
+                     *           "mode": "http",
+                     *           "interval_seconds": 300,
+                     *           "timeout_seconds": 30,
+                     *           "expected_status": {
+                     *             "min": 200,
+                     *             "max": 399
+                     *           },
+                     *           "keyword": null,
+                     *           "selector": ".price",
+                     *           "regions": [
+                     *             "eu"
+                     *           ],
+                     *           "tracked_values": [
+                     *             {
+                     *               "name": "price",
+                     *               "selector": ".price",
+                     *               "kind": "price"
+                     *             }
+                     *           ],
+                     *           "status": "up",
+                     *           "paused": false,
+                     *           "badge_enabled": true,
+                     *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *           "last_checked_at": "2026-11-24T09:35:00Z",
+                     *           "next_check_at": "2026-11-24T09:40:00Z",
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "updated_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MonitorList"];
                 };
             };
@@ -3384,6 +5835,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createMonitor: {
@@ -3395,12 +5847,45 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Pricing page",
+                 *       "url": "https://www.example.com/pricing",
+                 *       "mode": "http",
+                 *       "interval_seconds": 300,
+                 *       "timeout_seconds": 30,
+                 *       "expected_status": {
+                 *         "min": 200,
+                 *         "max": 299
+                 *       },
+                 *       "keyword": "Add to cart",
+                 *       "regions": [
+                 *         "eu"
+                 *       ],
+                 *       "tracked_values": [
+                 *         {
+                 *           "name": "pro_price",
+                 *           "selector": ".plan-pro .price",
+                 *           "kind": "price"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateMonitorRequest"];
             };
         };
@@ -3408,9 +5893,46 @@ export interface operations {
             /** @description The new monitor. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "name": "Pricing page",
+                     *       "url": "https://www.example.com/pricing",
+                     *       "mode": "http",
+                     *       "interval_seconds": 300,
+                     *       "timeout_seconds": 30,
+                     *       "expected_status": {
+                     *         "min": 200,
+                     *         "max": 399
+                     *       },
+                     *       "keyword": null,
+                     *       "selector": ".price",
+                     *       "regions": [
+                     *         "eu"
+                     *       ],
+                     *       "tracked_values": [
+                     *         {
+                     *           "name": "price",
+                     *           "selector": ".price",
+                     *           "kind": "price"
+                     *         }
+                     *       ],
+                     *       "status": "up",
+                     *       "paused": false,
+                     *       "badge_enabled": true,
+                     *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *       "last_checked_at": "2026-11-24T09:35:00Z",
+                     *       "next_check_at": "2026-11-24T09:40:00Z",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Monitor"];
                 };
             };
@@ -3420,7 +5942,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getMonitor: {
@@ -3444,9 +5969,46 @@ export interface operations {
             /** @description The monitor. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "name": "Pricing page",
+                     *       "url": "https://www.example.com/pricing",
+                     *       "mode": "http",
+                     *       "interval_seconds": 300,
+                     *       "timeout_seconds": 30,
+                     *       "expected_status": {
+                     *         "min": 200,
+                     *         "max": 399
+                     *       },
+                     *       "keyword": null,
+                     *       "selector": ".price",
+                     *       "regions": [
+                     *         "eu"
+                     *       ],
+                     *       "tracked_values": [
+                     *         {
+                     *           "name": "price",
+                     *           "selector": ".price",
+                     *           "kind": "price"
+                     *         }
+                     *       ],
+                     *       "status": "up",
+                     *       "paused": false,
+                     *       "badge_enabled": true,
+                     *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *       "last_checked_at": "2026-11-24T09:35:00Z",
+                     *       "next_check_at": "2026-11-24T09:40:00Z",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Monitor"];
                 };
             };
@@ -3455,6 +6017,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteMonitor: {
@@ -3478,6 +6041,9 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3487,6 +6053,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateMonitor: {
@@ -3507,6 +6074,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "interval_seconds": 600,
+                 *       "keyword": null,
+                 *       "paused": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateMonitorRequest"];
             };
         };
@@ -3514,9 +6088,46 @@ export interface operations {
             /** @description The monitor with its new settings. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "name": "Pricing page",
+                     *       "url": "https://www.example.com/pricing",
+                     *       "mode": "http",
+                     *       "interval_seconds": 300,
+                     *       "timeout_seconds": 30,
+                     *       "expected_status": {
+                     *         "min": 200,
+                     *         "max": 399
+                     *       },
+                     *       "keyword": null,
+                     *       "selector": ".price",
+                     *       "regions": [
+                     *         "eu"
+                     *       ],
+                     *       "tracked_values": [
+                     *         {
+                     *           "name": "price",
+                     *           "selector": ".price",
+                     *           "kind": "price"
+                     *         }
+                     *       ],
+                     *       "status": "up",
+                     *       "paused": false,
+                     *       "badge_enabled": true,
+                     *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *       "last_checked_at": "2026-11-24T09:35:00Z",
+                     *       "next_check_at": "2026-11-24T09:40:00Z",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Monitor"];
                 };
             };
@@ -3525,7 +6136,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     checkMonitor: {
@@ -3549,9 +6162,63 @@ export interface operations {
             /** @description The results, one per region, and the monitor as they left it. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "monitor": {
+                     *         "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *         "name": "Pricing page",
+                     *         "url": "https://www.example.com/pricing",
+                     *         "mode": "http",
+                     *         "interval_seconds": 300,
+                     *         "timeout_seconds": 30,
+                     *         "expected_status": {
+                     *           "min": 200,
+                     *           "max": 399
+                     *         },
+                     *         "keyword": null,
+                     *         "selector": ".price",
+                     *         "regions": [
+                     *           "eu"
+                     *         ],
+                     *         "tracked_values": [
+                     *           {
+                     *             "name": "price",
+                     *             "selector": ".price",
+                     *             "kind": "price"
+                     *           }
+                     *         ],
+                     *         "status": "up",
+                     *         "paused": false,
+                     *         "badge_enabled": true,
+                     *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *         "last_checked_at": "2026-11-24T09:35:00Z",
+                     *         "next_check_at": "2026-11-24T09:40:00Z",
+                     *         "created_at": "2026-11-24T09:30:00Z",
+                     *         "updated_at": "2026-11-24T09:34:51Z"
+                     *       },
+                     *       "results": [
+                     *         {
+                     *           "id": "23633ba3-0ba1-5d8f-b1a8-e75ec143b4c4",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "region": "eu",
+                     *           "trigger": "scheduled",
+                     *           "checked_at": "2026-11-24T09:35:00Z",
+                     *           "ok": true,
+                     *           "status_code": 200,
+                     *           "response_time_ms": 182,
+                     *           "failure": null,
+                     *           "message": "Payments fail for some customers; we are looking into it.",
+                     *           "content_hash": "9f2c4e1a7b3d5f6e8a0c2b4d6f8e1a3c5b7d9f0e2a4c6b8d0f1e3a5c7b9d1f2e"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckRun"];
                 };
             };
@@ -3560,6 +6227,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3589,9 +6257,35 @@ export interface operations {
             /** @description Uptime percentages (null without checks in the window) and average response times. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "region": "eu",
+                     *       "uptime": {
+                     *         "24h": 0.5,
+                     *         "7d": 0.5,
+                     *         "30d": 0.5
+                     *       },
+                     *       "checks": {
+                     *         "24h": 1,
+                     *         "7d": 1,
+                     *         "30d": 1
+                     *       },
+                     *       "history": "24h",
+                     *       "response_times": [
+                     *         {
+                     *           "t": "2026-11-24T09:35:00Z",
+                     *           "ms": 0.5
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Uptime"];
                 };
             };
@@ -3600,6 +6294,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     setMonitorRegions: {
@@ -3620,6 +6315,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "regions": [
+                 *         "eu",
+                 *         "us"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["SetRegionsRequest"];
             };
         };
@@ -3627,9 +6330,46 @@ export interface operations {
             /** @description The monitor with its new regions. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "name": "Pricing page",
+                     *       "url": "https://www.example.com/pricing",
+                     *       "mode": "http",
+                     *       "interval_seconds": 300,
+                     *       "timeout_seconds": 30,
+                     *       "expected_status": {
+                     *         "min": 200,
+                     *         "max": 399
+                     *       },
+                     *       "keyword": null,
+                     *       "selector": ".price",
+                     *       "regions": [
+                     *         "eu"
+                     *       ],
+                     *       "tracked_values": [
+                     *         {
+                     *           "name": "price",
+                     *           "selector": ".price",
+                     *           "kind": "price"
+                     *         }
+                     *       ],
+                     *       "status": "up",
+                     *       "paused": false,
+                     *       "badge_enabled": true,
+                     *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *       "last_checked_at": "2026-11-24T09:35:00Z",
+                     *       "next_check_at": "2026-11-24T09:40:00Z",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Monitor"];
                 };
             };
@@ -3638,7 +6378,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     enableMonitorBadge: {
@@ -3662,9 +6404,18 @@ export interface operations {
             /** @description The public badge. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "url": "https://www.example.com/pricing"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Badge"];
                 };
             };
@@ -3673,6 +6424,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     disableMonitorBadge: {
@@ -3696,6 +6448,9 @@ export interface operations {
             /** @description Disabled. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3705,6 +6460,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getBadgeImage: {
@@ -3730,11 +6486,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="88" height="20" role="img" aria-label="status: up"><title>status: up</title><text x="10" y="14">status: up</text></svg> */
                     "image/svg+xml": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            404: components["responses"]["NotFound"];
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PublicNotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
     startA11yScan: {
@@ -3746,6 +6504,15 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource's identifier. */
@@ -3755,6 +6522,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "viewports": [
+                 *         "desktop"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["StartA11yScanRequest"];
             };
         };
@@ -3764,9 +6538,42 @@ export interface operations {
                 headers: {
                     /** @description The scan's URL. */
                     Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "url": "https://www.example.com/pricing",
+                     *       "status": "completed",
+                     *       "failure": null,
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "axe_version": "4.10.2",
+                     *       "tags": [
+                     *         "wcag2a"
+                     *       ],
+                     *       "summary": {
+                     *         "violations": 3,
+                     *         "by_impact": {
+                     *           "minor": 1,
+                     *           "moderate": 1,
+                     *           "serious": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "needs_review": 1,
+                     *         "new": 1,
+                     *         "fixed": 1
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["A11yScan"];
                 };
             };
@@ -3774,8 +6581,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listMonitorA11yScans: {
@@ -3807,9 +6618,52 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "url": "https://www.example.com/pricing",
+                     *           "status": "completed",
+                     *           "failure": null,
+                     *           "viewports": [
+                     *             "desktop"
+                     *           ],
+                     *           "axe_version": "4.10.2",
+                     *           "tags": [
+                     *             "wcag2a"
+                     *           ],
+                     *           "summary": {
+                     *             "violations": 3,
+                     *             "by_impact": {
+                     *               "minor": 1,
+                     *               "moderate": 1,
+                     *               "serious": 1,
+                     *               "critical": 1
+                     *             },
+                     *             "needs_review": 1,
+                     *             "new": 1,
+                     *             "fixed": 1
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "completed_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["A11yScanList"];
                 };
             };
@@ -3818,6 +6672,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listA11yScans: {
@@ -3848,9 +6703,52 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "url": "https://www.example.com/pricing",
+                     *           "status": "completed",
+                     *           "failure": null,
+                     *           "viewports": [
+                     *             "desktop"
+                     *           ],
+                     *           "axe_version": "4.10.2",
+                     *           "tags": [
+                     *             "wcag2a"
+                     *           ],
+                     *           "summary": {
+                     *             "violations": 3,
+                     *             "by_impact": {
+                     *               "minor": 1,
+                     *               "moderate": 1,
+                     *               "serious": 1,
+                     *               "critical": 1
+                     *             },
+                     *             "needs_review": 1,
+                     *             "new": 1,
+                     *             "fixed": 1
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "completed_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["A11yScanList"];
                 };
             };
@@ -3859,6 +6757,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getA11yScan: {
@@ -3882,9 +6781,42 @@ export interface operations {
             /** @description The scan. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "url": "https://www.example.com/pricing",
+                     *       "status": "completed",
+                     *       "failure": null,
+                     *       "viewports": [
+                     *         "desktop"
+                     *       ],
+                     *       "axe_version": "4.10.2",
+                     *       "tags": [
+                     *         "wcag2a"
+                     *       ],
+                     *       "summary": {
+                     *         "violations": 3,
+                     *         "by_impact": {
+                     *           "minor": 1,
+                     *           "moderate": 1,
+                     *           "serious": 1,
+                     *           "critical": 1
+                     *         },
+                     *         "needs_review": 1,
+                     *         "new": 1,
+                     *         "fixed": 1
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["A11yScan"];
                 };
             };
@@ -3893,6 +6825,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getA11yScanReport: {
@@ -3916,9 +6849,132 @@ export interface operations {
             /** @description The report. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scan": {
+                     *         "id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *         "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *         "url": "https://www.example.com/pricing",
+                     *         "status": "completed",
+                     *         "failure": null,
+                     *         "viewports": [
+                     *           "desktop"
+                     *         ],
+                     *         "axe_version": "4.10.2",
+                     *         "tags": [
+                     *           "wcag2a"
+                     *         ],
+                     *         "summary": {
+                     *           "violations": 3,
+                     *           "by_impact": {
+                     *             "minor": 1,
+                     *             "moderate": 1,
+                     *             "serious": 1,
+                     *             "critical": 1
+                     *           },
+                     *           "needs_review": 1,
+                     *           "new": 1,
+                     *           "fixed": 1
+                     *         },
+                     *         "created_at": "2026-11-24T09:30:00Z",
+                     *         "completed_at": "2026-11-24T09:34:51Z"
+                     *       },
+                     *       "findings": [
+                     *         {
+                     *           "rule_id": "color-contrast",
+                     *           "impact": "minor",
+                     *           "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *           "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *           "target": ".hero .cta",
+                     *           "viewport": "desktop",
+                     *           "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *         }
+                     *       ],
+                     *       "needs_review": [
+                     *         {
+                     *           "rule_id": "color-contrast",
+                     *           "impact": "minor",
+                     *           "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *           "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *           "target": ".hero .cta",
+                     *           "viewport": "desktop",
+                     *           "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *         }
+                     *       ],
+                     *       "baseline": {
+                     *         "scan_id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *         "attested_by": {
+                     *           "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *           "email": "dana@example.com"
+                     *         },
+                     *         "attested_at": "2026-11-24T10:02:00Z",
+                     *         "note": "Checked both viewports; the new banner is intended.",
+                     *         "axe_version": "4.10.2"
+                     *       },
+                     *       "comparison": {
+                     *         "viewports": [
+                     *           "desktop"
+                     *         ],
+                     *         "new": [
+                     *           {
+                     *             "rule_id": "color-contrast",
+                     *             "impact": "minor",
+                     *             "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *             "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *             "target": ".hero .cta",
+                     *             "viewport": "desktop",
+                     *             "fingerprint": "color-contrast|desktop|.hero .cta",
+                     *             "cause": "regression"
+                     *           }
+                     *         ],
+                     *         "fixed": [
+                     *           {
+                     *             "rule_id": "color-contrast",
+                     *             "impact": "minor",
+                     *             "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *             "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *             "target": ".hero .cta",
+                     *             "viewport": "desktop",
+                     *             "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *           }
+                     *         ],
+                     *         "unchanged": 2,
+                     *         "engine_version_mismatch": false,
+                     *         "needs_review": {
+                     *           "new": [
+                     *             {
+                     *               "rule_id": "color-contrast",
+                     *               "impact": "minor",
+                     *               "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *               "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *               "target": ".hero .cta",
+                     *               "viewport": "desktop",
+                     *               "fingerprint": "color-contrast|desktop|.hero .cta",
+                     *               "cause": "regression"
+                     *             }
+                     *           ],
+                     *           "fixed": [
+                     *             {
+                     *               "rule_id": "color-contrast",
+                     *               "impact": "minor",
+                     *               "help": "Elements must meet minimum color contrast ratio thresholds",
+                     *               "help_url": "https://dequeuniversity.com/rules/axe/4.10/color-contrast",
+                     *               "target": ".hero .cta",
+                     *               "viewport": "desktop",
+                     *               "fingerprint": "color-contrast|desktop|.hero .cta"
+                     *             }
+                     *           ],
+                     *           "unchanged": 2
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["A11yReport"];
                 };
             };
@@ -3927,6 +6983,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     attestA11yScan: {
@@ -3938,6 +6995,15 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource's identifier. */
@@ -3947,6 +7013,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "note": "Reviewed with the design team; the remaining contrast findings are tracked in WEB-412."
+                 *     }
+                 */
                 "application/json": components["schemas"]["AttestA11yScanRequest"];
             };
         };
@@ -3954,9 +7025,26 @@ export interface operations {
             /** @description The attestation; the scan is now the monitor's baseline. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ef769e40-c579-5d0a-a095-be5bf46b730f",
+                     *       "scan_id": "eb992181-0d46-5f2c-a3a9-5c182ff0d617",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "attested_by": {
+                     *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
+                     *         "email": "dana@example.com"
+                     *       },
+                     *       "attested_at": "2026-11-24T10:02:00Z",
+                     *       "note": "Checked both viewports; the new banner is intended.",
+                     *       "axe_version": "4.10.2"
+                     *     }
+                     */
                     "application/json": components["schemas"]["A11yAttestation"];
                 };
             };
@@ -3966,7 +7054,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listCrawls: {
@@ -3995,9 +7086,53 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0838a9ca-c945-5e03-ba69-0e29fb143b18",
+                     *           "url": "https://www.example.com/",
+                     *           "origin": "https://www.example.com",
+                     *           "status": "completed",
+                     *           "stop_reason": null,
+                     *           "failure": null,
+                     *           "max_pages": 200,
+                     *           "max_depth": 5,
+                     *           "include": [
+                     *             "/blog/**"
+                     *           ],
+                     *           "exclude": [
+                     *             "/admin/**"
+                     *           ],
+                     *           "request_key": "deploy-8841",
+                     *           "pages_found": 42,
+                     *           "skipped": {
+                     *             "robots": 1,
+                     *             "out_of_scope": 1,
+                     *             "excluded": 1,
+                     *             "not_html": 1,
+                     *             "duplicate": 1,
+                     *             "error": 1
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "started_at": "2026-11-24T09:30:04Z",
+                     *           "completed_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrawlList"];
                 };
             };
@@ -4006,6 +7141,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     startCrawl: {
@@ -4017,12 +7153,35 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://www.example.com/",
+                 *       "max_pages": 500,
+                 *       "max_depth": 4,
+                 *       "include": [
+                 *         "/products/**"
+                 *       ],
+                 *       "exclude": [
+                 *         "/account/**"
+                 *       ],
+                 *       "request_key": "crawl-2026-11-24"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StartCrawlRequest"];
             };
         };
@@ -4030,9 +7189,43 @@ export interface operations {
             /** @description An identical request with this `request_key` was made before; this is that crawl. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0838a9ca-c945-5e03-ba69-0e29fb143b18",
+                     *       "url": "https://www.example.com/",
+                     *       "origin": "https://www.example.com",
+                     *       "status": "completed",
+                     *       "stop_reason": null,
+                     *       "failure": null,
+                     *       "max_pages": 200,
+                     *       "max_depth": 5,
+                     *       "include": [
+                     *         "/blog/**"
+                     *       ],
+                     *       "exclude": [
+                     *         "/admin/**"
+                     *       ],
+                     *       "request_key": "deploy-8841",
+                     *       "pages_found": 42,
+                     *       "skipped": {
+                     *         "robots": 1,
+                     *         "out_of_scope": 1,
+                     *         "excluded": 1,
+                     *         "not_html": 1,
+                     *         "duplicate": 1,
+                     *         "error": 1
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "started_at": "2026-11-24T09:30:04Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrawlSummary"];
                 };
             };
@@ -4041,9 +7234,43 @@ export interface operations {
                 headers: {
                     /** @description The crawl's URL. */
                     Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0838a9ca-c945-5e03-ba69-0e29fb143b18",
+                     *       "url": "https://www.example.com/",
+                     *       "origin": "https://www.example.com",
+                     *       "status": "completed",
+                     *       "stop_reason": null,
+                     *       "failure": null,
+                     *       "max_pages": 200,
+                     *       "max_depth": 5,
+                     *       "include": [
+                     *         "/blog/**"
+                     *       ],
+                     *       "exclude": [
+                     *         "/admin/**"
+                     *       ],
+                     *       "request_key": "deploy-8841",
+                     *       "pages_found": 42,
+                     *       "skipped": {
+                     *         "robots": 1,
+                     *         "out_of_scope": 1,
+                     *         "excluded": 1,
+                     *         "not_html": 1,
+                     *         "duplicate": 1,
+                     *         "error": 1
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "started_at": "2026-11-24T09:30:04Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrawlSummary"];
                 };
             };
@@ -4051,9 +7278,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getCrawl: {
@@ -4083,9 +7313,63 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0838a9ca-c945-5e03-ba69-0e29fb143b18",
+                     *       "url": "https://www.example.com/",
+                     *       "origin": "https://www.example.com",
+                     *       "status": "completed",
+                     *       "stop_reason": null,
+                     *       "failure": null,
+                     *       "max_pages": 200,
+                     *       "max_depth": 5,
+                     *       "include": [
+                     *         "/blog/**"
+                     *       ],
+                     *       "exclude": [
+                     *         "/admin/**"
+                     *       ],
+                     *       "request_key": "deploy-8841",
+                     *       "pages_found": 42,
+                     *       "skipped": {
+                     *         "robots": 1,
+                     *         "out_of_scope": 1,
+                     *         "excluded": 1,
+                     *         "not_html": 1,
+                     *         "duplicate": 1,
+                     *         "error": 1
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "started_at": "2026-11-24T09:30:04Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z",
+                     *       "pages": [
+                     *         {
+                     *           "id": "77034911-d29b-57ef-b789-051207f61197",
+                     *           "url": "https://www.example.com/pricing",
+                     *           "final_url": "https://www.example.com/pricing",
+                     *           "status_code": 200,
+                     *           "title": "Pricing — Example Shop",
+                     *           "canonical": "https://www.example.com/pricing",
+                     *           "depth": 1,
+                     *           "found_via": "link",
+                     *           "noindex": false,
+                     *           "already_monitored": false
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Crawl"];
                 };
             };
@@ -4094,6 +7378,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     cancelCrawl: {
@@ -4117,9 +7402,43 @@ export interface operations {
             /** @description The cancelled crawl. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0838a9ca-c945-5e03-ba69-0e29fb143b18",
+                     *       "url": "https://www.example.com/",
+                     *       "origin": "https://www.example.com",
+                     *       "status": "completed",
+                     *       "stop_reason": null,
+                     *       "failure": null,
+                     *       "max_pages": 200,
+                     *       "max_depth": 5,
+                     *       "include": [
+                     *         "/blog/**"
+                     *       ],
+                     *       "exclude": [
+                     *         "/admin/**"
+                     *       ],
+                     *       "request_key": "deploy-8841",
+                     *       "pages_found": 42,
+                     *       "skipped": {
+                     *         "robots": 1,
+                     *         "out_of_scope": 1,
+                     *         "excluded": 1,
+                     *         "not_html": 1,
+                     *         "duplicate": 1,
+                     *         "error": 1
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "started_at": "2026-11-24T09:30:04Z",
+                     *       "completed_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CrawlSummary"];
                 };
             };
@@ -4129,6 +7448,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createMonitorsFromCrawl: {
@@ -4140,6 +7460,15 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource's identifier. */
@@ -4149,6 +7478,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "urls": [
+                 *         "https://www.example.com/products/pro",
+                 *         "https://www.example.com/pricing"
+                 *       ],
+                 *       "monitor": {
+                 *         "interval_seconds": 900,
+                 *         "regions": [
+                 *           "eu"
+                 *         ],
+                 *         "mode": "http"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateMonitorsFromCrawlRequest"];
             };
         };
@@ -4156,9 +7500,56 @@ export interface operations {
             /** @description The monitors created and the URLs skipped. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created": [
+                     *         {
+                     *           "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "name": "Pricing page",
+                     *           "url": "https://www.example.com/pricing",
+                     *           "mode": "http",
+                     *           "interval_seconds": 300,
+                     *           "timeout_seconds": 30,
+                     *           "expected_status": {
+                     *             "min": 200,
+                     *             "max": 399
+                     *           },
+                     *           "keyword": null,
+                     *           "selector": ".price",
+                     *           "regions": [
+                     *             "eu"
+                     *           ],
+                     *           "tracked_values": [
+                     *             {
+                     *               "name": "price",
+                     *               "selector": ".price",
+                     *               "kind": "price"
+                     *             }
+                     *           ],
+                     *           "status": "up",
+                     *           "paused": false,
+                     *           "badge_enabled": true,
+                     *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
+                     *           "last_checked_at": "2026-11-24T09:35:00Z",
+                     *           "next_check_at": "2026-11-24T09:40:00Z",
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "updated_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "url": "https://www.example.com/pricing",
+                     *           "reason": "already_monitored"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedMonitorsFromCrawl"];
                 };
             };
@@ -4168,7 +7559,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listAlertDestinations: {
@@ -4195,9 +7589,42 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *           "name": "On-call webhook",
+                     *           "type": "webhook",
+                     *           "config": {
+                     *             "url": "https://www.example.com/pricing",
+                     *             "webhook_url": "https://hooks.slack.com/services/T0000/B0000/XXXXXXXX",
+                     *             "to": [
+                     *               "dana@example.com"
+                     *             ]
+                     *           },
+                     *           "events": [
+                     *             "monitor.down"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertDestinationList"];
                 };
             };
@@ -4206,6 +7633,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createAlertDestination: {
@@ -4217,12 +7645,34 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "On-call webhook",
+                 *       "type": "webhook",
+                 *       "config": {
+                 *         "url": "https://hooks.example.com/vigil"
+                 *       },
+                 *       "events": [
+                 *         "release_check.completed"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAlertDestinationRequest"];
             };
         };
@@ -4230,9 +7680,33 @@ export interface operations {
             /** @description The destination; a webhook's signing secret is in `secret`, shown this once. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *       "name": "On-call webhook",
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://www.example.com/pricing",
+                     *         "webhook_url": "https://hooks.slack.com/services/T0000/B0000/XXXXXXXX",
+                     *         "to": [
+                     *           "dana@example.com"
+                     *         ]
+                     *       },
+                     *       "events": [
+                     *         "monitor.down"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "secret": "vgl_4kX9pQ2mZ7rT1vB8nC3yH6jL5wD0sF9gA2eK7uM4qR8"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertDestinationWithSecret"];
                 };
             };
@@ -4240,8 +7714,12 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getAlertDestination: {
@@ -4265,9 +7743,32 @@ export interface operations {
             /** @description The destination. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *       "name": "On-call webhook",
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://www.example.com/pricing",
+                     *         "webhook_url": "https://hooks.slack.com/services/T0000/B0000/XXXXXXXX",
+                     *         "to": [
+                     *           "dana@example.com"
+                     *         ]
+                     *       },
+                     *       "events": [
+                     *         "monitor.down"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertDestination"];
                 };
             };
@@ -4276,6 +7777,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteAlertDestination: {
@@ -4299,6 +7801,9 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4308,6 +7813,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateAlertDestination: {
@@ -4328,6 +7834,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "release_check.completed",
+                 *         "crawl.completed"
+                 *       ],
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAlertDestinationRequest"];
             };
         };
@@ -4335,9 +7850,32 @@ export interface operations {
             /** @description The destination as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *       "name": "On-call webhook",
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://www.example.com/pricing",
+                     *         "webhook_url": "https://hooks.slack.com/services/T0000/B0000/XXXXXXXX",
+                     *         "to": [
+                     *           "dana@example.com"
+                     *         ]
+                     *       },
+                     *       "events": [
+                     *         "monitor.down"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertDestination"];
                 };
             };
@@ -4346,7 +7884,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     testAlertDestination: {
@@ -4370,9 +7910,21 @@ export interface operations {
             /** @description The receiver's answer (or why there was none). */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivered": false,
+                     *       "response_status": 200,
+                     *       "duration_ms": 240,
+                     *       "response_body": "ok",
+                     *       "error": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DestinationTestResult"];
                 };
             };
@@ -4381,6 +7933,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     rotateAlertDestinationSecret: {
@@ -4404,9 +7957,33 @@ export interface operations {
             /** @description The destination with its new secret. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *       "name": "On-call webhook",
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://www.example.com/pricing",
+                     *         "webhook_url": "https://hooks.slack.com/services/T0000/B0000/XXXXXXXX",
+                     *         "to": [
+                     *           "dana@example.com"
+                     *         ]
+                     *       },
+                     *       "events": [
+                     *         "monitor.down"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "secret": "vgl_4kX9pQ2mZ7rT1vB8nC3yH6jL5wD0sF9gA2eK7uM4qR8"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertDestinationWithSecret"];
                 };
             };
@@ -4416,6 +7993,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listAlertRules: {
@@ -4445,9 +8023,42 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dcc51db5-db18-5000-9711-7e510b212df8",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "event": "down",
+                     *           "destination_ids": [
+                     *             "1d71100c-bdb5-54c7-a591-d0988f96be19"
+                     *           ],
+                     *           "confirm": {
+                     *             "consecutive_failures": 2,
+                     *             "min_regions": 1
+                     *           },
+                     *           "threshold_ms": null,
+                     *           "notify_recovery": false,
+                     *           "reminder_minutes": null,
+                     *           "enabled": true,
+                     *           "state": "ok",
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertRuleList"];
                 };
             };
@@ -4456,9 +8067,99 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     createAlertRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "down",
+                 *       "destination_ids": [
+                 *         "1d71100c-bdb5-54c7-a591-d0988f96be19"
+                 *       ],
+                 *       "confirm": {
+                 *         "consecutive_failures": 2,
+                 *         "min_regions": 1
+                 *       },
+                 *       "notify_recovery": true,
+                 *       "reminder_minutes": 60
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAlertRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new rule. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dcc51db5-db18-5000-9711-7e510b212df8",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "event": "down",
+                     *       "destination_ids": [
+                     *         "1d71100c-bdb5-54c7-a591-d0988f96be19"
+                     *       ],
+                     *       "confirm": {
+                     *         "consecutive_failures": 2,
+                     *         "min_regions": 1
+                     *       },
+                     *       "threshold_ms": null,
+                     *       "notify_recovery": false,
+                     *       "reminder_minutes": null,
+                     *       "enabled": true,
+                     *       "state": "ok",
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteAlertRule: {
         parameters: {
             query?: never;
             header?: {
@@ -4471,30 +8172,29 @@ export interface operations {
             path: {
                 /** @description The resource's identifier. */
                 id: components["parameters"]["Id"];
+                /** @description The rule's identifier. */
+                rule_id: components["parameters"]["RuleId"];
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateAlertRuleRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The new rule. */
-            201: {
+            /** @description Deleted. */
+            204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["AlertRule"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateAlertRule: {
@@ -4517,6 +8217,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirm": {
+                 *         "consecutive_failures": 3,
+                 *         "min_regions": 2
+                 *       },
+                 *       "reminder_minutes": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAlertRuleRequest"];
             };
         };
@@ -4524,9 +8233,32 @@ export interface operations {
             /** @description The rule as changed. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dcc51db5-db18-5000-9711-7e510b212df8",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "event": "down",
+                     *       "destination_ids": [
+                     *         "1d71100c-bdb5-54c7-a591-d0988f96be19"
+                     *       ],
+                     *       "confirm": {
+                     *         "consecutive_failures": 2,
+                     *         "min_regions": 1
+                     *       },
+                     *       "threshold_ms": null,
+                     *       "notify_recovery": false,
+                     *       "reminder_minutes": null,
+                     *       "enabled": true,
+                     *       "state": "ok",
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AlertRule"];
                 };
             };
@@ -4535,7 +8267,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWebhookDeliveries: {
@@ -4565,9 +8299,52 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "9cae72a7-910f-5b71-8ab9-9a9b34593755",
+                     *           "event_id": "58ff5c57-e144-5b62-84a0-60e298c1895f",
+                     *           "event_type": "release_check.completed",
+                     *           "destination_id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *           "url": "https://hooks.example.com/vigil",
+                     *           "status": "succeeded",
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-11-24T09:35:01Z",
+                     *               "response_status": 200,
+                     *               "duration_ms": 240,
+                     *               "error": null,
+                     *               "response_body": "ok"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "request": {
+                     *             "headers": {
+                     *               "content-type": "application/json",
+                     *               "webhook-id": "58ff5c57-e144-5b62-84a0-60e298c1895f",
+                     *               "webhook-timestamp": "1795519501",
+                     *               "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+                     *             },
+                     *             "body": "{\"id\":\"58ff5c57-e144-5b62-84a0-60e298c1895f\",\"type\":\"release_check.completed\",\"created_at\":\"2026-11-24T09:34:51Z\",\"workspace_id\":\"9a10a43f-1705-54c3-8d34-c18be327defd\",\"data\":{}}"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
@@ -4576,6 +8353,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getWebhookDelivery: {
@@ -4599,9 +8377,42 @@ export interface operations {
             /** @description The delivery. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9cae72a7-910f-5b71-8ab9-9a9b34593755",
+                     *       "event_id": "58ff5c57-e144-5b62-84a0-60e298c1895f",
+                     *       "event_type": "release_check.completed",
+                     *       "destination_id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *       "url": "https://hooks.example.com/vigil",
+                     *       "status": "succeeded",
+                     *       "attempts": [
+                     *         {
+                     *           "at": "2026-11-24T09:35:01Z",
+                     *           "response_status": 200,
+                     *           "duration_ms": 240,
+                     *           "error": null,
+                     *           "response_body": "ok"
+                     *         }
+                     *       ],
+                     *       "next_attempt_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "request": {
+                     *         "headers": {
+                     *           "content-type": "application/json",
+                     *           "webhook-id": "58ff5c57-e144-5b62-84a0-60e298c1895f",
+                     *           "webhook-timestamp": "1795519501",
+                     *           "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+                     *         },
+                     *         "body": "{\"id\":\"58ff5c57-e144-5b62-84a0-60e298c1895f\",\"type\":\"release_check.completed\",\"created_at\":\"2026-11-24T09:34:51Z\",\"workspace_id\":\"9a10a43f-1705-54c3-8d34-c18be327defd\",\"data\":{}}"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -4610,6 +8421,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     redeliverWebhookDelivery: {
@@ -4621,6 +8433,15 @@ export interface operations {
                  *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
                  */
                 "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description The resource's identifier. */
@@ -4633,9 +8454,42 @@ export interface operations {
             /** @description The new delivery. */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "9cae72a7-910f-5b71-8ab9-9a9b34593755",
+                     *       "event_id": "58ff5c57-e144-5b62-84a0-60e298c1895f",
+                     *       "event_type": "release_check.completed",
+                     *       "destination_id": "1d71100c-bdb5-54c7-a591-d0988f96be19",
+                     *       "url": "https://hooks.example.com/vigil",
+                     *       "status": "succeeded",
+                     *       "attempts": [
+                     *         {
+                     *           "at": "2026-11-24T09:35:01Z",
+                     *           "response_status": 200,
+                     *           "duration_ms": 240,
+                     *           "error": null,
+                     *           "response_body": "ok"
+                     *         }
+                     *       ],
+                     *       "next_attempt_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "request": {
+                     *         "headers": {
+                     *           "content-type": "application/json",
+                     *           "webhook-id": "58ff5c57-e144-5b62-84a0-60e298c1895f",
+                     *           "webhook-timestamp": "1795519501",
+                     *           "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+                     *         },
+                     *         "body": "{\"id\":\"58ff5c57-e144-5b62-84a0-60e298c1895f\",\"type\":\"release_check.completed\",\"created_at\":\"2026-11-24T09:34:51Z\",\"workspace_id\":\"9a10a43f-1705-54c3-8d34-c18be327defd\",\"data\":{}}"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -4643,7 +8497,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getMonitorTimeline: {
@@ -4673,9 +8530,49 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "monitor_name": "Pricing page",
+                     *           "kind": "content",
+                     *           "region": "eu",
+                     *           "detected_at": "2026-11-24T09:35:00Z",
+                     *           "summary": {
+                     *             "text": "The price of the Pro plan changed from €19 to €24.",
+                     *             "source": "heuristic"
+                     *           },
+                     *           "value": {
+                     *             "name": "Pricing page",
+                     *             "kind": "price",
+                     *             "before": "€19.00",
+                     *             "after": "€24.00",
+                     *             "before_amount": 0.5,
+                     *             "after_amount": 0.5,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "feedback": null,
+                     *           "archived": false,
+                     *           "before_screenshot_url": "https://www.example.com/pricing",
+                     *           "after_screenshot_url": "https://www.example.com/pricing"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeList"];
                 };
             };
@@ -4684,6 +8581,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listTrackedValues: {
@@ -4715,9 +8613,35 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "8449813a-a454-5734-8c5b-9f68c4a4070d",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "name": "price",
+                     *           "kind": "price",
+                     *           "raw": "€24.00",
+                     *           "amount": 24,
+                     *           "currency": "EUR",
+                     *           "region": "eu",
+                     *           "captured_at": "2026-11-24T09:31:12Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrackedValueList"];
                 };
             };
@@ -4726,6 +8650,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listChanges: {
@@ -4757,9 +8682,49 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "monitor_name": "Pricing page",
+                     *           "kind": "content",
+                     *           "region": "eu",
+                     *           "detected_at": "2026-11-24T09:35:00Z",
+                     *           "summary": {
+                     *             "text": "The price of the Pro plan changed from €19 to €24.",
+                     *             "source": "heuristic"
+                     *           },
+                     *           "value": {
+                     *             "name": "Pricing page",
+                     *             "kind": "price",
+                     *             "before": "€19.00",
+                     *             "after": "€24.00",
+                     *             "before_amount": 0.5,
+                     *             "after_amount": 0.5,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "feedback": null,
+                     *           "archived": false,
+                     *           "before_screenshot_url": "https://www.example.com/pricing",
+                     *           "after_screenshot_url": "https://www.example.com/pricing"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeList"];
                 };
             };
@@ -4768,6 +8733,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getChange: {
@@ -4791,9 +8757,49 @@ export interface operations {
             /** @description The change. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "monitor_name": "Pricing page",
+                     *       "kind": "content",
+                     *       "region": "eu",
+                     *       "detected_at": "2026-11-24T09:35:00Z",
+                     *       "summary": {
+                     *         "text": "The price of the Pro plan changed from €19 to €24.",
+                     *         "source": "heuristic"
+                     *       },
+                     *       "value": {
+                     *         "name": "Pricing page",
+                     *         "kind": "price",
+                     *         "before": "€19.00",
+                     *         "after": "€24.00",
+                     *         "before_amount": 0.5,
+                     *         "after_amount": 0.5,
+                     *         "currency": "EUR"
+                     *       },
+                     *       "feedback": null,
+                     *       "archived": false,
+                     *       "before_screenshot_url": "https://www.example.com/pricing",
+                     *       "after_screenshot_url": "https://www.example.com/pricing",
+                     *       "diff": {
+                     *         "unified": "--- before\n+++ after\n@@ -1 +1 @@\n-Pro €19 a month\n+Pro €24 a month\n",
+                     *         "added": [
+                     *           "Pro €24 a month"
+                     *         ],
+                     *         "removed": [
+                     *           "Pro €19 a month"
+                     *         ],
+                     *         "truncated": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeDetail"];
                 };
             };
@@ -4802,6 +8808,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateChange: {
@@ -4822,6 +8829,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "feedback": "useful",
+                 *       "archived": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateChangeRequest"];
             };
         };
@@ -4829,9 +8842,49 @@ export interface operations {
             /** @description The change as updated. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
+                     *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *       "monitor_name": "Pricing page",
+                     *       "kind": "content",
+                     *       "region": "eu",
+                     *       "detected_at": "2026-11-24T09:35:00Z",
+                     *       "summary": {
+                     *         "text": "The price of the Pro plan changed from €19 to €24.",
+                     *         "source": "heuristic"
+                     *       },
+                     *       "value": {
+                     *         "name": "Pricing page",
+                     *         "kind": "price",
+                     *         "before": "€19.00",
+                     *         "after": "€24.00",
+                     *         "before_amount": 0.5,
+                     *         "after_amount": 0.5,
+                     *         "currency": "EUR"
+                     *       },
+                     *       "feedback": null,
+                     *       "archived": false,
+                     *       "before_screenshot_url": "https://www.example.com/pricing",
+                     *       "after_screenshot_url": "https://www.example.com/pricing",
+                     *       "diff": {
+                     *         "unified": "--- before\n+++ after\n@@ -1 +1 @@\n-Pro €19 a month\n+Pro €24 a month\n",
+                     *         "added": [
+                     *           "Pro €24 a month"
+                     *         ],
+                     *         "removed": [
+                     *           "Pro €19 a month"
+                     *         ],
+                     *         "truncated": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeDetail"];
                 };
             };
@@ -4840,7 +8893,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     getChangeScreenshot: {
@@ -4866,6 +8921,9 @@ export interface operations {
             /** @description The screenshot. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4877,13 +8935,14 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     exportChanges: {
         parameters: {
             query?: {
                 /** @description `json` (the default) or `csv`, streamed as an attachment. */
-                format?: components["parameters"]["ExportFormat"];
+                format?: components["parameters"]["ExportFormatQuery"];
                 /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
                 since?: components["parameters"]["ExportSince"];
                 /** @description At most this many rows, newest first. */
@@ -4906,11 +8965,42 @@ export interface operations {
             /** @description The changes. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Content-Disposition": components["headers"]["ExportContentDisposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "monitor_name": "Pricing page",
+                     *           "kind": "content",
+                     *           "detected_at": "2026-11-24T09:35:00Z",
+                     *           "region": "eu",
+                     *           "summary": "The price of the Pro plan changed from €19 to €24.",
+                     *           "summary_source": "heuristic",
+                     *           "feedback": null,
+                     *           "archived": false,
+                     *           "value_name": null,
+                     *           "value_before": "€19.00",
+                     *           "value_after": "€24.00",
+                     *           "added_lines": 1,
+                     *           "removed_lines": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChangeExport"];
-                    "text/csv": string;
+                    /**
+                     * @example id,monitor_id,monitor_name,kind,detected_at,region,summary,summary_source,feedback,archived,value_name,value_before,value_after,added_lines,removed_lines
+                     *     351dc1e3-55ae-552e-b17a-1ba748d90b89,25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33,Pricing page,value,2026-11-24T09:35:00.000Z,eu,The price of pro_price changed from €19.00 to €24.00.,heuristic,,false,pro_price,€19.00,€24.00,,
+                     */
+                    "text/csv": components["schemas"]["ChangeExportCsv"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4918,13 +9008,14 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     exportTrackedValues: {
         parameters: {
             query?: {
                 /** @description `json` (the default) or `csv`, streamed as an attachment. */
-                format?: components["parameters"]["ExportFormat"];
+                format?: components["parameters"]["ExportFormatQuery"];
                 /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
                 since?: components["parameters"]["ExportSince"];
                 /** @description At most this many rows, newest first. */
@@ -4947,11 +9038,36 @@ export interface operations {
             /** @description The readings. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Content-Disposition": components["headers"]["ExportContentDisposition"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "8449813a-a454-5734-8c5b-9f68c4a4070d",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "name": "price",
+                     *           "kind": "price",
+                     *           "raw": "€24.00",
+                     *           "amount": 24,
+                     *           "currency": "EUR",
+                     *           "region": "eu",
+                     *           "captured_at": "2026-11-24T09:31:12Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["TrackedValueExport"];
-                    "text/csv": string;
+                    /**
+                     * @example id,monitor_id,name,kind,raw,amount,currency,region,captured_at
+                     *     8449813a-a454-5734-8c5b-9f68c4a4070d,25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33,pro_price,price,€24.00,24,EUR,eu,2026-11-24T09:35:00.000Z
+                     */
+                    "text/csv": components["schemas"]["TrackedValueExportCsv"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4959,6 +9075,1187 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStatusPages: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of status pages, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "e5db34f1-f597-58ca-b990-85ba57c0d5f8",
+                     *           "slug": "example-shop",
+                     *           "title": "Example Shop status",
+                     *           "description": "Live status of the Example Shop.",
+                     *           "published": true,
+                     *           "public_url": "https://www.example.com/pricing",
+                     *           "components": [
+                     *             {
+                     *               "id": "6107397f-7e21-528e-a832-f5c3e1a7fd7c",
+                     *               "name": "Checkout",
+                     *               "monitor_ids": [
+                     *                 "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "updated_at": "2026-11-24T09:34:51Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStatusPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "example-shop",
+                 *       "title": "Example Shop status",
+                 *       "description": "Live status of the Example Shop.",
+                 *       "published": true,
+                 *       "components": [
+                 *         {
+                 *           "name": "Checkout",
+                 *           "monitor_ids": [
+                 *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateStatusPageRequest"];
+            };
+        };
+        responses: {
+            /** @description The new status page. */
+            201: {
+                headers: {
+                    /** @description The status page's URL. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "e5db34f1-f597-58ca-b990-85ba57c0d5f8",
+                     *       "slug": "example-shop",
+                     *       "title": "Example Shop status",
+                     *       "description": "Live status of the Example Shop.",
+                     *       "published": true,
+                     *       "public_url": "https://www.example.com/pricing",
+                     *       "components": [
+                     *         {
+                     *           "id": "6107397f-7e21-528e-a832-f5c3e1a7fd7c",
+                     *           "name": "Checkout",
+                     *           "monitor_ids": [
+                     *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStatusPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status page. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "e5db34f1-f597-58ca-b990-85ba57c0d5f8",
+                     *       "slug": "example-shop",
+                     *       "title": "Example Shop status",
+                     *       "description": "Live status of the Example Shop.",
+                     *       "published": true,
+                     *       "public_url": "https://www.example.com/pricing",
+                     *       "components": [
+                     *         {
+                     *           "id": "6107397f-7e21-528e-a832-f5c3e1a7fd7c",
+                     *           "name": "Checkout",
+                     *           "monitor_ids": [
+                     *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteStatusPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its incidents. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateStatusPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Example Shop — status",
+                 *       "published": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateStatusPageRequest"];
+            };
+        };
+        responses: {
+            /** @description The status page as changed. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "e5db34f1-f597-58ca-b990-85ba57c0d5f8",
+                     *       "slug": "example-shop",
+                     *       "title": "Example Shop status",
+                     *       "description": "Live status of the Example Shop.",
+                     *       "published": true,
+                     *       "public_url": "https://www.example.com/pricing",
+                     *       "components": [
+                     *         {
+                     *           "id": "6107397f-7e21-528e-a832-f5c3e1a7fd7c",
+                     *           "name": "Checkout",
+                     *           "monitor_ids": [
+                     *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listIncidents: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of incidents, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "50273ea2-98d7-5fcb-9042-e3f3c40ef6e2",
+                     *           "title": "Checkout errors",
+                     *           "impact": "major",
+                     *           "status": "resolved",
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "resolved_at": "2026-11-24T11:10:00Z",
+                     *           "updates": [
+                     *             {
+                     *               "id": "10d0ef43-adca-57a0-8699-8134c420546c",
+                     *               "status": "investigating",
+                     *               "message": "Payments fail for some customers; we are looking into it.",
+                     *               "created_at": "2026-11-24T09:30:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IncidentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createIncident: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Checkout errors",
+                 *       "impact": "major",
+                 *       "status": "investigating",
+                 *       "message": "Payments fail for some customers; we are looking into it."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateIncidentRequest"];
+            };
+        };
+        responses: {
+            /** @description The incident with its first update. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "50273ea2-98d7-5fcb-9042-e3f3c40ef6e2",
+                     *       "title": "Checkout errors",
+                     *       "impact": "major",
+                     *       "status": "resolved",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "resolved_at": "2026-11-24T11:10:00Z",
+                     *       "updates": [
+                     *         {
+                     *           "id": "10d0ef43-adca-57a0-8699-8134c420546c",
+                     *           "status": "investigating",
+                     *           "message": "Payments fail for some customers; we are looking into it.",
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateIncident: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The incident's identifier. */
+                incident_id: components["parameters"]["IncidentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "resolved",
+                 *       "message": "A faulty deploy was rolled back; payments work again."
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateIncidentRequest"];
+            };
+        };
+        responses: {
+            /** @description The incident with all its updates. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "50273ea2-98d7-5fcb-9042-e3f3c40ef6e2",
+                     *       "title": "Checkout errors",
+                     *       "impact": "major",
+                     *       "status": "resolved",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "resolved_at": "2026-11-24T11:10:00Z",
+                     *       "updates": [
+                     *         {
+                     *           "id": "10d0ef43-adca-57a0-8699-8134c420546c",
+                     *           "status": "investigating",
+                     *           "message": "Payments fail for some customers; we are looking into it.",
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPublicStatusPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer; when it still matches, the answer is `304` with no body. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The status page's slug. */
+                slug: components["schemas"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public status page. */
+            200: {
+                headers: {
+                    /** @description The answer's entity tag. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Example Shop status",
+                     *       "description": "Live status of the Example Shop.",
+                     *       "status": "operational",
+                     *       "components": [
+                     *         {
+                     *           "name": "Checkout",
+                     *           "status": "operational",
+                     *           "uptime_90d": 99.98,
+                     *           "days": [
+                     *             {
+                     *               "date": "2026-11-24",
+                     *               "uptime": 99.95,
+                     *               "status": "operational"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "incidents": [
+                     *         {
+                     *           "title": "Checkout errors",
+                     *           "impact": "minor",
+                     *           "status": "resolved",
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "resolved_at": "2026-11-24T11:10:00Z",
+                     *           "updates": [
+                     *             {
+                     *               "status": "investigating",
+                     *               "message": "Payments fail for some customers; we are looking into it.",
+                     *               "created_at": "2026-11-24T09:30:00Z"
+                     *             },
+                     *             {
+                     *               "status": "resolved",
+                     *               "message": "The payment provider renewed its certificate; payments work again.",
+                     *               "created_at": "2026-11-24T11:10:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "method": "Uptime is the share of checks that passed, counted over every region each monitor is checked from; time a monitor was paused and hours without checks are left out rather than counted as up or down.",
+                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublicStatusPage"];
+                };
+            };
+            /** @description Not modified since the `ETag` sent in `If-None-Match`. */
+            304: {
+                headers: {
+                    /** @description The answer's entity tag. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PublicNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reports, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *           "name": "Monthly uptime",
+                     *           "type": "uptime",
+                     *           "monitor_ids": [
+                     *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *           ],
+                     *           "period": {
+                     *             "preset": "last_7_days"
+                     *           },
+                     *           "format": "pdf",
+                     *           "runs": [
+                     *             {
+                     *               "id": "d7ebd61e-ba86-5c17-a5c9-f2c728830e77",
+                     *               "report_id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *               "status": "ready",
+                     *               "period": {
+                     *                 "from": "2026-10-01T00:00:00Z",
+                     *                 "to": "2026-11-01T00:00:00Z"
+                     *               },
+                     *               "created_at": "2026-11-24T09:30:00Z",
+                     *               "generated_at": "2026-11-24T09:30:09Z",
+                     *               "size": 48213,
+                     *               "sha256": "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+                     *               "download_url": "/api/v1/reports/c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c/runs/d7ebd61e-ba86-5c17-a5c9-f2c728830e77/download",
+                     *               "failure": null
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Monthly uptime",
+                 *       "type": "uptime",
+                 *       "monitor_ids": [
+                 *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                 *       ],
+                 *       "period": {
+                 *         "preset": "last_month"
+                 *       },
+                 *       "format": "pdf"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateReportRequest"];
+            };
+        };
+        responses: {
+            /** @description The new report, with no runs yet. */
+            201: {
+                headers: {
+                    /** @description The report's URL. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *       "name": "Monthly uptime",
+                     *       "type": "uptime",
+                     *       "monitor_ids": [
+                     *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *       ],
+                     *       "period": {
+                     *         "preset": "last_7_days"
+                     *       },
+                     *       "format": "pdf",
+                     *       "runs": [
+                     *         {
+                     *           "id": "d7ebd61e-ba86-5c17-a5c9-f2c728830e77",
+                     *           "report_id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *           "status": "ready",
+                     *           "period": {
+                     *             "from": "2026-10-01T00:00:00Z",
+                     *             "to": "2026-11-01T00:00:00Z"
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "generated_at": "2026-11-24T09:30:09Z",
+                     *           "size": 48213,
+                     *           "sha256": "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+                     *           "download_url": "/api/v1/reports/c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c/runs/d7ebd61e-ba86-5c17-a5c9-f2c728830e77/download",
+                     *           "failure": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *       "name": "Monthly uptime",
+                     *       "type": "uptime",
+                     *       "monitor_ids": [
+                     *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *       ],
+                     *       "period": {
+                     *         "preset": "last_7_days"
+                     *       },
+                     *       "format": "pdf",
+                     *       "runs": [
+                     *         {
+                     *           "id": "d7ebd61e-ba86-5c17-a5c9-f2c728830e77",
+                     *           "report_id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *           "status": "ready",
+                     *           "period": {
+                     *             "from": "2026-10-01T00:00:00Z",
+                     *             "to": "2026-11-01T00:00:00Z"
+                     *           },
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "generated_at": "2026-11-24T09:30:09Z",
+                     *           "size": 48213,
+                     *           "sha256": "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+                     *           "download_url": "/api/v1/reports/c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c/runs/d7ebd61e-ba86-5c17-a5c9-f2c728830e77/download",
+                     *           "failure": null
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    generateReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run finished within 30 seconds. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d7ebd61e-ba86-5c17-a5c9-f2c728830e77",
+                     *       "report_id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *       "status": "ready",
+                     *       "period": {
+                     *         "from": "2026-10-01T00:00:00Z",
+                     *         "to": "2026-11-01T00:00:00Z"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "generated_at": "2026-11-24T09:30:09Z",
+                     *       "size": 48213,
+                     *       "sha256": "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+                     *       "download_url": "/api/v1/reports/c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c/runs/d7ebd61e-ba86-5c17-a5c9-f2c728830e77/download",
+                     *       "failure": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportRun"];
+                };
+            };
+            /** @description The run is queued or generating; poll it. */
+            202: {
+                headers: {
+                    /** @description The run's URL. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d7ebd61e-ba86-5c17-a5c9-f2c728830e77",
+                     *       "report_id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *       "status": "ready",
+                     *       "period": {
+                     *         "from": "2026-10-01T00:00:00Z",
+                     *         "to": "2026-11-01T00:00:00Z"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "generated_at": "2026-11-24T09:30:09Z",
+                     *       "size": 48213,
+                     *       "sha256": "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+                     *       "download_url": "/api/v1/reports/c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c/runs/d7ebd61e-ba86-5c17-a5c9-f2c728830e77/download",
+                     *       "failure": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReportRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The run's identifier. */
+                run_id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "d7ebd61e-ba86-5c17-a5c9-f2c728830e77",
+                     *       "report_id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *       "status": "ready",
+                     *       "period": {
+                     *         "from": "2026-10-01T00:00:00Z",
+                     *         "to": "2026-11-01T00:00:00Z"
+                     *       },
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "generated_at": "2026-11-24T09:30:09Z",
+                     *       "size": 48213,
+                     *       "sha256": "3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+                     *       "download_url": "/api/v1/reports/c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c/runs/d7ebd61e-ba86-5c17-a5c9-f2c728830e77/download",
+                     *       "failure": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadReportRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The run's identifier. */
+                run_id: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="<report name>-<date>.<pdf|csv|json>"`. */
+                    "Content-Disposition"?: string;
+                    /** @description The file's SHA-256 in quotes. */
+                    ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    /**
+                     * @example Monitor id,Monitor,URL,Checks,Passed,Uptime %,Average response (ms)
+                     *     25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33,Pricing page,https://www.example.com/pricing,8640,8636,99.95,182
+                     */
+                    "text/csv": string;
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "c4732ec5-0dfd-5e8d-82c3-1d324bb9a38c",
+                     *         "name": "Pricing page",
+                     *         "type": "uptime"
+                     *       },
+                     *       "period": {
+                     *         "from": "2026-10-01T00:00:00Z",
+                     *         "to": "2026-11-01T00:00:00Z"
+                     *       },
+                     *       "generated_at": "2026-11-24T09:30:09Z",
+                     *       "method": "Uptime is the share of checks that passed, counted over every region each monitor is checked from. Hours are whole UTC hours.",
+                     *       "columns": [
+                     *         {
+                     *           "key": "monitor",
+                     *           "title": "Monitor"
+                     *         },
+                     *         {
+                     *           "key": "checks",
+                     *           "title": "Checks"
+                     *         },
+                     *         {
+                     *           "key": "uptime_percent",
+                     *           "title": "Uptime %"
+                     *         }
+                     *       ],
+                     *       "rows": [
+                     *         {
+                     *           "monitor": "Pricing page",
+                     *           "checks": 8640,
+                     *           "uptime_percent": 99.954
+                     *         }
+                     *       ],
+                     *       "daily": [
+                     *         {
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "date": "2026-11-24",
+                     *           "checks": 288,
+                     *           "uptime": 99.653,
+                     *           "avg_response_ms": 212.4
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
 }
