@@ -8,7 +8,7 @@ say() { echo "setup: $*" >&2; }
 
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
-for package in libcairo2-dev libpango1.0-dev libgif-dev libjpeg-dev librsvg2-dev fonts-liberation; do
+for package in libcairo2-dev libpango1.0-dev libgif-dev libjpeg-dev librsvg2-dev fonts-liberation poppler-utils; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -6,9 +6,9 @@ import { AlertsModule } from './alerts/alerts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthGuard } from './common/auth/auth.guard';
+import { IdempotencyModule } from './common/idempotency';
 import { markStopping } from './bootstrap/shutdown';
 import { LinkHeaderInterceptor } from './common/pagination/link-header.interceptor';
-import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import type { AppConfig } from './config/app-config';
 import { servesHttp } from './config/roles';
@@ -17,6 +17,8 @@ import { ReleaseChecksModule } from './release-checks/release-checks.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { ChangesModule } from './changes/changes.module';
 import { CrawlModule } from './crawl/crawl.module';
+import { ReportsModule } from './reports/reports.module';
+import { StatusPagesModule } from './status-pages/status-pages.module';
 import { ExportModule } from './export/export.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { ConfigModule } from './config/config.module';
@@ -48,11 +50,13 @@ export class AppModule implements OnModuleDestroy {
       QueuesModule.forRoot(config),
       UsageModule,
       MetricsModule,
-      ArtifactsModule,
+      ArtifactsModule.forRoot(config),
       ReleaseChecksModule.forRoot(config),
       monitors,
       A11yScansModule.forRoot(config),
       CrawlModule.forRoot(config, monitors),
+      StatusPagesModule.forRoot(config, monitors),
+      ReportsModule.forRoot(config, monitors),
       AlertsModule.forRoot(config),
     ];
     if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
@@ -61,6 +65,7 @@ export class AppModule implements OnModuleDestroy {
       imports: [
         ...infrastructure,
         RateLimitModule,
+        IdempotencyModule,
         HealthModule,
         OpenApiModule,
         AuthModule,
@@ -73,9 +78,8 @@ export class AppModule implements OnModuleDestroy {
         DownloadsModule,
       ],
       providers: [
-        // Guards run in this order: who is calling, then whether their bucket allows another request.
+        // Who is calling, whether their bucket allows another request, where they act and whether they may.
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: LinkHeaderInterceptor },
       ],
     };

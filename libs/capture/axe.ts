@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { InPageError, isStaleContext, type PageWorld } from './page-world';
 import { AXE_TAGS, type AxeFinding } from './types';
-
-/** The isolated world axe-core runs in: it shares the page's DOM, not its globals, and the page's CSP does not apply. */
-const AXE_WORLD = 'vigil-axe';
 
 let cachedSource: string | null = null;
 
@@ -65,90 +63,74 @@ const RUN_SCAN = `(async () => {
   };
 })()`;
 
-/** axe-core being loaded into a page's main frame, ready to scan it once the page has been photographed. */
-export interface PreparedAxe {
-  /** Scans the page's document and its frames. */
-  scan(): Promise<AxeReport>;
-  /** Lets go of the DevTools session (closing the page does too). */
-  dispose(): void;
-}
-
 /**
- * Starts loading axe-core into an isolated world of the page's main frame, through the DevTools protocol, so the
- * load (compiling 650 KB, a third of the scan's cost) overlaps the wait for the network to settle. Nothing the page
- * can see changes: its globals (its own `axe`, an AMD `define`) stay its own, and it cannot reach or replace ours.
- * A failed load surfaces in `scan()`.
+ * axe-core in the capture's isolated world of a page's main frame (see PageWorld): nothing the page can see changes,
+ * its globals (its own `axe`, an AMD `define`) stay its own, and it cannot reach or replace ours. `preload` starts
+ * loading it through the DevTools protocol, so compiling 650 KB (a third of the scan's cost) overlaps the wait for
+ * the network to settle; `scan` loads it then if nobody did, and again if the page replaced its document meanwhile.
  */
-export function prepareAxe(page: Page): PreparedAxe {
-  const session = page.context().newCDPSession(page);
-  const loaded = session.then(loadInto);
-  // Both are awaited by scan(), or never needed.
-  session.catch(() => undefined);
-  loaded.catch(() => undefined);
-  return {
-    scan: () => scan(page, session, loaded),
-    dispose: () => {
-      session.then((opened) => opened.detach()).catch(() => undefined);
-    },
-  };
-}
+export class AxeRunner {
+  private loaded: Promise<number> | null = null;
 
-/** Loads axe-core into a new isolated world of the main frame's current document; its execution context id. */
-async function loadInto(session: CDPSession): Promise<number> {
-  const { frameTree } = await session.send('Page.getFrameTree');
-  const { executionContextId } = await session.send('Page.createIsolatedWorld', {
-    frameId: frameTree.frame.id,
-    worldName: AXE_WORLD,
-  });
-  const { exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: axeSource(),
-    contextId: executionContextId,
-    silent: true,
-  });
-  if (exceptionDetails) {
-    throw new Error(
-      `axe-core could not be loaded: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`,
-    );
+  constructor(
+    private readonly page: Page,
+    private readonly world: PageWorld,
+  ) {}
+
+  /** Starts loading axe-core into the world; a failed load surfaces in `scan()`. */
+  preload(): void {
+    if (this.loaded) return;
+    this.loaded = this.world.contextId().then((id) => this.loadInto(id));
+    this.loaded.catch(() => undefined);
   }
-  return executionContextId;
-}
 
-async function scan(page: Page, session: Promise<CDPSession>, loaded: Promise<number>): Promise<AxeReport> {
-  const opened = await session;
-  await loadIntoChildFrames(page);
-  const contextId = await loaded.catch(() => null);
-  let result: AxeScan | null = null;
-  try {
-    if (contextId !== null) result = await runScan(opened, contextId);
-  } catch (error) {
-    if (error instanceof AxeScanError) throw error;
+  /** Scans the page's document and its frames. */
+  async scan(): Promise<AxeReport> {
+    await loadIntoChildFrames(this.page);
+    const result = await this.scanMainFrame();
+    return {
+      version: result.version,
+      findings: flattenResults(result.violations),
+      needs_review: flattenResults(result.incomplete),
+      rules: result.rules,
+    };
   }
-  // The world went with its document (the page navigated itself while settling): load into the current one.
-  result ??= await runScan(opened, await loadInto(opened));
-  return {
-    version: result.version,
-    findings: flattenResults(result.violations),
-    needs_review: flattenResults(result.incomplete),
-    rules: result.rules,
-  };
-}
 
-/** axe-core itself threw, as opposed to the protocol failing to reach its world. */
-class AxeScanError extends Error {
-  override readonly name = 'AxeScanError';
-}
-
-async function runScan(session: CDPSession, contextId: number): Promise<AxeScan> {
-  const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
-    expression: RUN_SCAN,
-    contextId,
-    awaitPromise: true,
-    returnByValue: true,
-  });
-  if (exceptionDetails) {
-    throw new AxeScanError(`axe-core failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+  private async scanMainFrame(): Promise<AxeScan> {
+    let loadedInto = this.loaded ? await this.loaded.catch(() => null) : null;
+    for (let attempt = 1; ; attempt++) {
+      const id = loadedInto ?? (await this.world.contextId());
+      try {
+        if (loadedInto === null) await this.loadInto(id);
+        return await this.runScan(id);
+      } catch (error) {
+        // The world went with its document (the page navigated itself while settling): load into the current one.
+        if (attempt >= 2 || !isStaleContext(error)) throw error;
+        this.world.forget(id);
+        loadedInto = null;
+      }
+    }
   }
-  return result.value as AxeScan;
+
+  /** Loads axe-core into the world's context `id`. */
+  private async loadInto(id: number): Promise<number> {
+    try {
+      await this.world.run(axeSource(), id);
+    } catch (error) {
+      if (error instanceof InPageError) throw new Error(`axe-core could not be loaded: ${error.message}`);
+      throw error;
+    }
+    return id;
+  }
+
+  private async runScan(id: number): Promise<AxeScan> {
+    try {
+      return await this.world.run<AxeScan>(RUN_SCAN, id);
+    } catch (error) {
+      if (error instanceof InPageError) throw new Error(`axe-core failed: ${error.message}`);
+      throw error;
+    }
+  }
 }
 
 /**

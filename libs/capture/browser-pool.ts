@@ -64,6 +64,12 @@ export interface BrowserPoolOptions<S> {
 export interface PooledBrowser<S> {
   browser: Browser;
   state: S;
+  /**
+   * Calls `listener` once, as soon as the browser disconnects (crashed, killed, closed), or soon if it already has;
+   * returns a function that cancels the call. Work running on the browser must stop then: some Playwright calls
+   * (e.g. `newPage`) never settle once the browser is gone.
+   */
+  onLost(listener: () => void): () => void;
 }
 
 /** Signals that the capture machinery (not the captured page) failed: the caller should retry, not record evidence. */
@@ -103,6 +109,11 @@ export class BrowserPool<S> {
     return this.current?.browser.isConnected() ? this.current : null;
   }
 
+  /** Whether `close` was called: nothing is launched any more. */
+  isClosed(): boolean {
+    return this.closed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const launched = await this.launching?.catch(() => null);
@@ -122,11 +133,19 @@ export class BrowserPool<S> {
     } catch (error) {
       throw new CaptureInfrastructureError(`could not launch Chromium: ${errorMessage(error)}`, { cause: error });
     }
+    const onLost = watchDisconnect(browser, () => {
+      if (this.current?.browser === browser) this.current = null;
+    });
+    let stopWatching = () => {};
     try {
-      const pooled: PooledBrowser<S> = { browser, state: await this.options.prepare(browser) };
-      browser.on('disconnected', () => {
-        if (this.current?.browser === browser) this.current = null;
+      const gone = new Promise<never>((_resolve, reject) => {
+        stopWatching = onLost(() => reject(new Error('the browser went away while it started')));
       });
+      const pooled: PooledBrowser<S> = {
+        browser,
+        state: await Promise.race([this.options.prepare(browser), gone]),
+        onLost,
+      };
       if (this.closed) throw new Error('the capture engine was closed while the browser started');
       this.current = pooled;
       return pooled;
@@ -135,8 +154,34 @@ export class BrowserPool<S> {
       throw error instanceof CaptureInfrastructureError
         ? error
         : new CaptureInfrastructureError(`could not prepare Chromium: ${errorMessage(error)}`, { cause: error });
+    } finally {
+      stopWatching();
     }
   }
+}
+
+/**
+ * Runs `onDisconnect` when `browser` disconnects, and returns its `onLost` (see PooledBrowser). Listeners are kept
+ * in a set and dropped when cancelled, so a browser that serves thousands of captures does not collect them.
+ */
+function watchDisconnect(browser: Browser, onDisconnect: () => void): PooledBrowser<unknown>['onLost'] {
+  const listeners = new Set<() => void>();
+  let disconnected = false;
+  browser.once('disconnected', () => {
+    disconnected = true;
+    onDisconnect();
+    for (const listener of listeners) listener();
+    listeners.clear();
+  });
+  return (listener) => {
+    if (disconnected) {
+      queueMicrotask(listener);
+      return () => undefined;
+    }
+    const once = () => listener();
+    listeners.add(once);
+    return () => listeners.delete(once);
+  };
 }
 
 export function errorMessage(error: unknown): string {

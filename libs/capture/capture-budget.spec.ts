@@ -22,13 +22,14 @@ describe('CaptureBudget', () => {
     expect(budget.load()).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('gives a freed slot to release checks before monitors and monitors before scans, in arrival order within each', async () => {
+  it('gives a freed slot to release checks, then monitors, then scans, then report PDFs, in arrival order within each', async () => {
     const budget = new CaptureBudget(1);
     const started: string[] = [];
     let finishFirst!: () => void;
     const first = budget.run('scan', () => new Promise<void>((resolve) => (finishFirst = resolve)));
     const queued = (
       [
+        ['report', 'report 1'],
         ['scan', 'scan 1'],
         ['monitor', 'monitor 1'],
         ['scan', 'scan 2'],
@@ -42,11 +43,11 @@ describe('CaptureBudget', () => {
         await tick();
       }),
     );
-    expect(budget.load()).toEqual({ running: 1, waiting: 6 });
+    expect(budget.load()).toEqual({ running: 1, waiting: 7 });
     await tick(); // the first capture starts on the next turn
     finishFirst();
     await Promise.all([first, ...queued]);
-    expect(started).toEqual(['release 1', 'release 2', 'monitor 1', 'monitor 2', 'scan 1', 'scan 2']);
+    expect(started).toEqual(['release 1', 'release 2', 'monitor 1', 'monitor 2', 'scan 1', 'scan 2', 'report 1']);
   });
 
   it('refuses a size below one', () => {

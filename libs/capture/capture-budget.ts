@@ -1,6 +1,6 @@
 import type { CapturePriority } from './types';
 
-const RANK: Record<CapturePriority, number> = { release: 0, monitor: 1, scan: 2 };
+const RANK: Record<CapturePriority, number> = { release: 0, monitor: 1, scan: 2, report: 3 };
 
 interface Waiter {
   rank: number;
@@ -10,8 +10,9 @@ interface Waiter {
 
 /**
  * How many captures a process runs at once, whoever asks. A capture waits for a slot; when one frees, the most
- * urgent waiter gets it (release checks, then monitors, then scans), in arrival order within a priority. So a burst
- * of scans queues behind release checks instead of beside them, and the browser's memory stays bounded.
+ * urgent waiter gets it (release checks, then monitors, then scans, then report PDFs), in arrival order within a
+ * priority. So a burst of scans queues behind release checks instead of beside them, and the browser's memory stays
+ * bounded.
  */
 export class CaptureBudget {
   private running = 0;

@@ -1,8 +1,11 @@
 import { errors, type Browser, type Page, type Request, type Response } from 'playwright-core';
 import { TargetNotPublicError } from '../net-guard';
-import { prepareAxe } from './axe';
+import { AxeRunner, type AxeReport } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
+import { markupDigest, stateDigest } from './document-state';
+import { PageWorld } from './page-world';
 import type { RequestGuard } from './request-guard';
+import type { ScanClaim, ScanSharing } from './scan-sharing';
 import type {
   CaptureRequest,
   CaptureResult,
@@ -16,6 +19,13 @@ import type {
 const FREEZE_MOTION_CSS =
   '*, *::before, *::after { animation: none !important; transition: none !important; caret-color: transparent !important; }';
 
+export interface DeviceEmulation {
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  isMobile: boolean;
+  hasTouch: boolean;
+}
+
 export interface PageCaptureInput {
   browser: Browser;
   page: Page;
@@ -25,6 +35,14 @@ export interface PageCaptureInput {
   guard: RequestGuard | null;
   /** Milliseconds since the capture started. */
   elapsed: () => number;
+  /** How the capture's context emulates its device (the direct screenshot needs the same, see directScreenshot). */
+  device: DeviceEmulation;
+  /** Where scans of documents in the same state are shared; null to scan every page itself. */
+  scans: ScanSharing | null;
+  /** Whether the screenshot may be taken directly (see CaptureEngineOptions.directScreenshots). */
+  directScreenshots: boolean;
+  /** Registers what to undo if the engine abandons this capture while it still runs (its browser went away). */
+  onAbandon: (listener: () => void) => void;
 }
 
 /** Builds a MissingEvidence for `url`. */
@@ -96,7 +114,7 @@ class NetworkActivity {
   private readonly inFlight = new Set<Request>();
   private lastChange = performance.now();
 
-  constructor(page: Page) {
+  constructor(private readonly page: Page) {
     const started = (request: Request) => {
       this.inFlight.add(request);
       this.lastChange = performance.now();
@@ -112,21 +130,20 @@ class NetworkActivity {
 
   /**
    * Resolves once no request has been in flight for `quietMs`, or after `maxMs` either way. Playwright's own
-   * `networkidle` waits a fixed 500 ms of quiet, which a settled page pays in full on every capture.
+   * `networkidle` waits a fixed 500 ms of quiet, which a settled page pays in full on every capture. A page that
+   * closed (its capture was abandoned, its browser went away) stops the wait.
    */
   async settle(quietMs: number, maxMs: number): Promise<void> {
     const deadline = performance.now() + maxMs;
     for (;;) {
       const now = performance.now();
       const quietFor = this.inFlight.size === 0 ? now - this.lastChange : 0;
-      if (quietFor >= quietMs || now >= deadline) return;
+      if (quietFor >= quietMs || now >= deadline || this.page.isClosed()) return;
       const wait = this.inFlight.size === 0 ? quietMs - quietFor : 25;
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, deadline - now)));
     }
   }
 }
-
-const NO_SCAN = { findings: [], needs_review: [], rules: [], version: null };
 
 /** Navigates `page` to the request's URL and collects the evidence; page problems become MissingEvidence. */
 export async function capturePage(input: PageCaptureInput): Promise<CaptureResult> {
@@ -154,7 +171,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     if (refused) return refused;
     const finalUrl = status === null ? null : page.url();
     if (crashed) return missing('navigation_failed', `the page crashed during ${step}`, status, finalUrl);
-    if (error instanceof errors.TimeoutError) {
+    if (error instanceof errors.TimeoutError || error instanceof StepTimeout) {
       return missing('timeout', `${step} did not finish within ${timeoutMs} ms`, status, finalUrl);
     }
     return missing('navigation_failed', `${step} failed: ${firstLine(errorMessage(error))}`, status, finalUrl);
@@ -174,54 +191,64 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     return missing('http_error', `the page answered HTTP ${status}`, status, page.url());
   }
 
-  // Late requests are common (analytics, lazy content): wait a bounded time for quiet and go on either way.
-  // axe-core loads meanwhile; it scans only after the screenshot.
-  const axe = request.accessibilityScan === false ? null : prepareAxe(page);
-  await network.settle(timeouts.networkQuietMs, timeouts.networkIdleMs);
-
   let step = 'reading the page';
   let stepTimeoutMs = timeouts.totalMs;
+  let world: PageWorld | null = null;
+  let claim: ScanClaim | null = null;
   try {
+    world = await PageWorld.open(page);
+    // Late requests are common (analytics, lazy content): wait a bounded time for quiet and go on either way.
+    // axe-core loads meanwhile, unless another capture of a document with the same markup is loading it already;
+    // it scans only after the screenshot.
+    const axe = request.accessibilityScan === false ? null : new AxeRunner(page, world);
+    if (axe && input.scans && request.scanScope !== undefined && request.screenshot !== false) {
+      const made = input.scans.claim(request.scanScope, await markupDigest(world));
+      // A capture abandoned with its browser may never reach its finally: its followers must not wait for it.
+      if (made.role === 'lead') input.onAbandon(() => made.publish(null));
+      claim = made;
+    }
+    if (axe && claim?.role !== 'follow') axe.preload();
+    await network.settle(timeouts.networkQuietMs, timeouts.networkIdleMs);
+
     const finalUrl = page.url();
+    const content = await world.evaluate(readPage, request.requiredSelector ?? null);
     let requiredSelectorFound: boolean | null = null;
     if (request.requiredSelector !== undefined) {
       const selector = request.requiredSelector;
-      const probe = await page.evaluate(querySelectorProbe, selector);
-      if (!probe.found) {
+      if (content.probe === null || !content.probe.found) {
         const message =
-          probe.error === null
+          content.probe?.error == null
             ? `required selector ${JSON.stringify(selector)} matched no element`
-            : `required selector ${JSON.stringify(selector)} is not a valid CSS selector: ${probe.error}`;
+            : `required selector ${JSON.stringify(selector)} is not a valid CSS selector: ${content.probe.error}`;
         return (await refusedOrNull()) ?? missing('required_selector_missing', message, status, finalUrl);
       }
       requiredSelectorFound = true;
     }
-
-    const content = await page.evaluate(readPageContent);
     const html = request.includeHtml ? await page.content() : undefined;
 
     let screenshot: Buffer | null = null;
     if (request.screenshot !== false) {
       step = 'preparing the screenshot';
-      await page.evaluate(freezeMotion, FREEZE_MOTION_CSS);
-      await page.evaluate(waitForFonts, timeouts.fontsMs);
-      const maskSelectors = await page.evaluate(validSelectors, request.maskSelectors ?? []);
-
+      const prepared = await world.evaluate(prepareScreenshot, {
+        css: FREEZE_MOTION_CSS,
+        fontsMs: timeouts.fontsMs,
+        masks: request.maskSelectors ?? [],
+        screenshotMs: timeouts.screenshotMs,
+        direct: input.directScreenshots,
+      });
       step = 'the screenshot';
       stepTimeoutMs = timeouts.screenshotMs;
-      screenshot = await page.screenshot({
-        type: 'png',
-        fullPage: true,
-        animations: 'disabled',
-        caret: 'hide',
-        mask: maskSelectors.map((selector) => page.locator(`css=${selector}`)),
-        timeout: timeouts.screenshotMs,
-      });
+      // Playwright's screenshot waits for fonts within its own timeout; so does the direct one.
+      if (prepared.fontsLate) throw new StepTimeout('web fonts were not ready for the screenshot');
+      screenshot =
+        prepared.size === null
+          ? await playwrightScreenshot(page, prepared.masks, timeouts.screenshotMs)
+          : await directScreenshot(input, world, prepared.size);
     }
 
     step = 'the axe-core scan';
     stepTimeoutMs = timeouts.axeMs;
-    const scan = axe === null ? NO_SCAN : await withTimeout(axe.scan(), timeouts.axeMs);
+    const scan = axe === null ? null : await scanPage(axe, world, claim, screenshot, timeouts.axeMs);
     if (scan === 'timeout') {
       const message = `axe-core timed out: the scan did not finish within ${timeouts.axeMs} ms`;
       return (await refusedOrNull()) ?? missing('timeout', message, status, finalUrl);
@@ -240,18 +267,110 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       required_selector_found: requiredSelectorFound,
       // Taken exactly when the request did not turn it off, which is what ScreenshotOf says.
       screenshot: screenshot as ScreenshotOf<CaptureRequest>,
-      findings: scan.findings,
-      needs_review: scan.needs_review,
-      axe_rules: scan.rules,
-      axe_version: scan.version,
+      findings: scan?.findings ?? [],
+      needs_review: scan?.needs_review ?? [],
+      axe_rules: scan?.rules ?? [],
+      axe_version: scan?.version ?? null,
       ...(html === undefined ? {} : { html }),
       duration_ms: elapsed(),
     };
   } catch (error) {
     return failure(error, step, stepTimeoutMs, status);
   } finally {
-    axe?.dispose();
+    // Whoever follows this capture's scan and has not got it yet scans itself.
+    if (claim?.role === 'lead') claim.publish(null);
+    world?.dispose();
   }
+}
+
+/** A step of our own that ran out of time (Playwright's own timeouts are errors.TimeoutError). */
+class StepTimeout extends Error {
+  override readonly name = 'StepTimeout';
+}
+
+/**
+ * The full-page screenshot through the capture's own DevTools session, as Playwright takes it (the same clip and
+ * pixels; prepareScreenshot did what Playwright does in the page first), but with Chromium's faster PNG encoding:
+ * about half the screenshot's CPU, for files about a quarter larger.
+ */
+async function directScreenshot(
+  input: PageCaptureInput,
+  world: PageWorld,
+  size: { width: number; height: number },
+): Promise<Buffer> {
+  const { viewport, deviceScaleFactor, isMobile, hasTouch } = input.device;
+  const fits = size.width <= viewport.width && size.height <= viewport.height;
+  // Chromium captures beyond the viewport under the capturing session's device emulation, which is Playwright's
+  // session's only: without the same on ours, a phone's page laid out wider than the screen (no viewport meta) loses
+  // its text autosizing for the capture. So ours gets Playwright's settings first (no change to the page).
+  if (!fits) {
+    await world.session.send('Emulation.setDeviceMetricsOverride', {
+      mobile: isMobile,
+      width: viewport.width,
+      height: viewport.height,
+      screenWidth: viewport.width,
+      screenHeight: viewport.height,
+      deviceScaleFactor,
+      screenOrientation: isMobile ? { angle: 0, type: 'portraitPrimary' } : { angle: 0, type: 'landscapePrimary' },
+    });
+  }
+  const shot = await withTimeout(
+    world.session.send('Page.captureScreenshot', {
+      format: 'png',
+      clip: { x: 0, y: 0, width: size.width, height: size.height, scale: 1 },
+      captureBeyondViewport: !fits,
+      optimizeForSpeed: true,
+    }),
+    input.timeouts.screenshotMs,
+  );
+  if (shot === 'timeout') throw new StepTimeout('the screenshot timed out');
+  // Capturing beyond the viewport turns touch emulation off in Chromium; Playwright turns it on again, and so do we.
+  if (!fits && hasTouch) await world.session.send('Emulation.setTouchEmulationEnabled', { enabled: true });
+  await world.evaluate(restoreAfterScreenshot, null);
+  return Buffer.from(shot.data, 'base64');
+}
+
+/** Masks need Playwright's overlay, and frames its reach into every frame: such pages take Playwright's screenshot. */
+function playwrightScreenshot(page: Page, masks: string[], timeoutMs: number): Promise<Buffer> {
+  return page.screenshot({
+    type: 'png',
+    fullPage: true,
+    animations: 'disabled',
+    caret: 'hide',
+    mask: masks.map((selector) => page.locator(`css=${selector}`)),
+    timeout: timeoutMs,
+  });
+}
+
+/**
+ * The page's axe-core scan, within `timeoutMs`. A capture that leads a shared scan tells its followers the findings,
+ * and the state of the document they were found in, if that state held through the scan. A follower takes the
+ * leader's findings only for a document in the same state as its own (the screenshot's bytes included); otherwise,
+ * and when the leader failed, it scans itself, loading axe-core only now.
+ */
+async function scanPage(
+  axe: AxeRunner,
+  world: PageWorld,
+  claim: ScanClaim | null,
+  screenshot: Buffer | null,
+  timeoutMs: number,
+): Promise<AxeReport | 'timeout'> {
+  if (claim === null || screenshot === null) return withTimeout(axe.scan(), timeoutMs);
+  if (claim.role === 'lead') {
+    const state = await stateDigest(world, screenshot);
+    const report = await withTimeout(axe.scan(), timeoutMs);
+    // Shared only if the document did not change while it was scanned.
+    const held = report !== 'timeout' && state !== null && (await stateDigest(world, screenshot)) === state;
+    claim.publish(held ? { state, report } : null);
+    return report;
+  }
+  const state = await stateDigest(world, screenshot);
+  const led = state === null ? null : await withTimeout(claim.leader, timeoutMs);
+  if (led && led !== 'timeout' && led.state === state) {
+    claim.took();
+    return led.report;
+  }
+  return withTimeout(axe.scan(), timeoutMs);
 }
 
 /** CRLF to LF and no trailing blanks on any line, so cosmetic whitespace does not show up as a text difference. */
@@ -281,20 +400,30 @@ function firstLine(message: string): string {
   return message.split('\n', 1)[0].trim();
 }
 
-// The functions below run inside the page (Playwright serializes them), so they may only use browser globals.
+// The functions below run inside the page (serialized), so they may only use browser globals.
 
-function querySelectorProbe(selector: string): { found: boolean; error: string | null } {
-  try {
-    return { found: document.querySelector(selector) !== null, error: null };
-  } catch (error) {
-    return { found: false, error: error instanceof Error ? error.message : String(error) };
-  }
+interface PageContent {
+  /** Whether the required selector matched, or why it is not a selector; null when none was asked for. */
+  probe: { found: boolean; error: string | null } | null;
+  text: string;
+  robots: string | null;
+  canonical: string | null;
 }
 
-function readPageContent(): { text: string; robots: string | null; canonical: string | null } {
+function readPage(requiredSelector: string | null): PageContent {
+  let probe: PageContent['probe'] = null;
+  if (requiredSelector !== null) {
+    try {
+      probe = { found: document.querySelector(requiredSelector) !== null, error: null };
+    } catch (error) {
+      probe = { found: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    if (!probe.found) return { probe, text: '', robots: null, canonical: null };
+  }
   const robots = document.querySelector('meta[name="robots" i]');
   const canonical = document.querySelector<HTMLLinkElement>('link[rel~="canonical" i][href]');
   return {
+    probe,
     text: document.body ? document.body.innerText : (document.documentElement?.textContent ?? ''),
     robots: robots ? (robots.getAttribute('content') ?? '').trim() : null,
     // The href property is already resolved against the document's base URL.
@@ -302,31 +431,42 @@ function readPageContent(): { text: string; robots: string | null; canonical: st
   };
 }
 
-function freezeMotion(css: string): void {
+interface PreparedScreenshot {
+  /** The mask selectors the browser can parse (the others would fail the whole screenshot). */
+  masks: string[];
+  /** The full page's size for a direct screenshot; null when Playwright must take it (masks, frames, no body). */
+  size: { width: number; height: number } | null;
+  /** Web fonts were still not ready when the screenshot's own time ran out. */
+  fontsLate: boolean;
+}
+
+/**
+ * Freezes motion (so two captures of the same page paint the same pixels) and waits a bounded time for web fonts.
+ * Then, when the screenshot can be taken directly, does in the page what Playwright's screenshot does first (hide
+ * the caret, finish finite animations and pause infinite ones until `restoreAfterScreenshot`, wait for fonts) and
+ * measures the page as Playwright does.
+ */
+async function prepareScreenshot(input: {
+  css: string;
+  fontsMs: number;
+  masks: string[];
+  screenshotMs: number;
+  direct: boolean;
+}): Promise<PreparedScreenshot> {
   try {
     // A constructed sheet is not an inline <style>, so a strict style-src CSP does not block it.
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
+    sheet.replaceSync(input.css);
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   } catch {
     const style = document.createElement('style');
-    style.textContent = css;
+    style.textContent = input.css;
     (document.head ?? document.documentElement).append(style);
   }
   window.scrollTo(0, 0);
-}
-
-/** Resolves when web fonts are ready or after `ms`, whichever is first; late fonts are not an error. */
-function waitForFonts(ms: number): Promise<boolean> {
-  return Promise.race([
-    document.fonts.ready.then(() => true),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
-  ]);
-}
-
-/** Drops selectors the browser cannot parse, which would otherwise fail the whole screenshot. */
-function validSelectors(selectors: string[]): string[] {
-  return selectors.filter((selector) => {
+  // Late fonts are not an error.
+  await Promise.race([document.fonts.ready, new Promise((resolve) => setTimeout(resolve, input.fontsMs))]);
+  const masks = input.masks.filter((selector) => {
     try {
       document.querySelector(selector);
       return true;
@@ -334,4 +474,102 @@ function validSelectors(selectors: string[]): string[] {
       return false;
     }
   });
+  const body = document.body;
+  const root = document.documentElement;
+  if (!input.direct || masks.length > 0 || window.frames.length > 0 || !body || !root) {
+    return { masks, size: null, fontsLate: false };
+  }
+
+  const roots: Array<Document | ShadowRoot> = [];
+  const collect = (from: Document | ShadowRoot) => {
+    roots.push(from);
+    const walker = document.createTreeWalker(from, NodeFilter.SHOW_ELEMENT);
+    for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
+      if (node instanceof Element && node.shadowRoot) collect(node.shadowRoot);
+    }
+  };
+  collect(document);
+  const cleanups: Array<() => void> = [];
+  const carets = new Map<HTMLElement, { value: string; priority: string }>();
+  for (const from of roots) {
+    from.querySelectorAll<HTMLElement>('input,textarea,[contenteditable]').forEach((element) => {
+      carets.set(element, {
+        value: element.style.getPropertyValue('caret-color'),
+        priority: element.style.getPropertyPriority('caret-color'),
+      });
+      element.style.setProperty('caret-color', 'transparent', 'important');
+    });
+  }
+  cleanups.push(() => {
+    for (const [element, { value, priority }] of carets) element.style.setProperty('caret-color', value, priority);
+  });
+  const paused = new Set<Animation>();
+  const settleAnimations = (from: Document | ShadowRoot) => {
+    for (const animation of from.getAnimations()) {
+      if (!animation.effect || animation.playbackRate === 0 || paused.has(animation)) continue;
+      try {
+        if (Number.isFinite(animation.effect.getComputedTiming().endTime)) animation.finish();
+        else {
+          animation.cancel();
+          paused.add(animation);
+        }
+      } catch {
+        // as Playwright: an animation that cannot be finished or cancelled stays as it is
+      }
+    }
+  };
+  for (const from of roots) {
+    const handler = () => settleAnimations(from);
+    handler();
+    from.addEventListener('transitionrun', handler);
+    from.addEventListener('animationstart', handler);
+    cleanups.push(() => {
+      from.removeEventListener('transitionrun', handler);
+      from.removeEventListener('animationstart', handler);
+    });
+  }
+  cleanups.push(() => {
+    for (const animation of paused) {
+      try {
+        animation.play();
+      } catch {
+        // gone with its element
+      }
+    }
+  });
+  (globalThis as { vigilRestoreAfterScreenshot?: () => void }).vigilRestoreAfterScreenshot = () => {
+    for (const cleanup of cleanups) cleanup();
+  };
+  const fontsLate = await Promise.race([
+    document.fonts.ready.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), input.screenshotMs)),
+  ]);
+  return {
+    masks,
+    fontsLate,
+    size: {
+      width: Math.max(
+        body.scrollWidth,
+        root.scrollWidth,
+        body.offsetWidth,
+        root.offsetWidth,
+        body.clientWidth,
+        root.clientWidth,
+      ),
+      height: Math.max(
+        body.scrollHeight,
+        root.scrollHeight,
+        body.offsetHeight,
+        root.offsetHeight,
+        body.clientHeight,
+        root.clientHeight,
+      ),
+    },
+  };
+}
+
+function restoreAfterScreenshot(): void {
+  const scope = globalThis as { vigilRestoreAfterScreenshot?: () => void };
+  scope.vigilRestoreAfterScreenshot?.();
+  delete scope.vigilRestoreAfterScreenshot;
 }

@@ -6,8 +6,10 @@ import { flattenResults } from './axe';
 import { normalizeText } from './capture-page';
 import {
   CaptureEngine,
+  CaptureInfrastructureError,
   DEFAULT_CHROMIUM_PATH,
   type CapturedPage,
+  type CaptureOutcome,
   type CaptureRequest,
   type CaptureResult,
   type MissingEvidence,
@@ -33,6 +35,13 @@ let privatePort: number;
 const privateLog: PrivateServiceLog = { requests: [], upgrades: [] };
 const heldResponses = new Set<ServerResponse>();
 const siteUpgrades: string[] = [];
+/** Paths whose next requests the site leaves unanswered (a capture stays in flight), telling the test of each. */
+const holds = new Map<string, { remaining: number; onArrival: () => void }>();
+
+/** Holds the next `times` requests of `path`, calling `onArrival` as each comes. */
+function hold(path: string, onArrival: () => void, times = 1): void {
+  holds.set(path, { remaining: times, onArrival });
+}
 
 function siteUrl(path: string): string {
   return `http://127.0.0.1:${sitePort}${path}`;
@@ -49,7 +58,31 @@ function sendHtml(res: ServerResponse, body: string, status = 200): void {
 
 function handleSite(req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', 'http://site').pathname;
+  const held = holds.get(path);
+  if (held && held.remaining > 0) {
+    held.remaining -= 1;
+    heldResponses.add(res);
+    held.onArrival();
+    return;
+  }
   switch (path) {
+    case '/crash/a':
+    case '/crash/b':
+    case '/crash/always':
+      return sendHtml(res, html(`<main><h1>Survived</h1><p>${path}</p></main>`));
+    case '/crash/settle':
+      return sendHtml(
+        res,
+        html(
+          `<main><h1>Settling</h1></main><script>
+            fetch('/crash/settle-data').then((r) => r.json()).then((data) => document.querySelector('main').append(data.text));
+          </script>`,
+        ),
+      );
+    case '/crash/settle-data':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ text: 'Data arrived' }));
+      return;
     case '/normal':
       return sendHtml(
         res,
@@ -399,6 +432,55 @@ describe('CaptureEngine with private targets allowed', () => {
     const request = { url: siteUrl('/plain'), viewport: 'tablet' } as unknown as CaptureRequest;
     await expect(engine.capture(request)).rejects.toThrow(TypeError);
   });
+  it.concurrent('renders a self-contained HTML report to an A4 PDF, landscape when asked', async () => {
+    const report = html(
+      `<main><h1>Uptime report</h1><p>99.95% over 30 days.</p>` +
+        `<svg width="200" height="80" role="img" aria-label="Chart"><rect width="120" height="60" fill="#36c"/></svg>` +
+        `<img alt="dot" src="data:image/png;base64,${ONE_PIXEL_PNG}" width="8" height="8"></main>`,
+      `<style>body { font-family: sans-serif; background: #eef; } h1 { color: #123; }</style>`,
+    );
+    const [portrait, landscape] = await Promise.all([
+      engine.renderPdf({ html: report }),
+      engine.renderPdf({ html: report, landscape: true, priority: 'scan' }),
+    ]);
+    expect(portrait.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(landscape.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // A4 is 595 x 842 points (Chromium rounds the page up to whole CSS pixels).
+    expect(pdfPageSize(portrait)).toEqual({ width: 595, height: 842 });
+    expect(pdfPageSize(landscape)).toEqual({ width: 842, height: 595 });
+  });
+
+  it.concurrent('renders a PDF without fetching anything it names, by markup, style or script', async () => {
+    const requested: string[] = [];
+    const server = createServer((req, res) => {
+      requested.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x');
+    });
+    const port = await listen(server, '127.0.0.1');
+    const local = (path: string) => `http://127.0.0.1:${port}${path}`;
+    try {
+      const pdf = await engine.renderPdf({
+        html: html(
+          `<h1>Report</h1><img src="${local('/img.png')}" alt="remote">` +
+            `<div style="background: url('${local('/background.png')}')">Styled</div>` +
+            `<iframe title="frame" src="${local('/frame')}"></iframe>` +
+            `<object data="${local('/object')}"></object>` +
+            `<script src="${local('/script.js')}"></script>` +
+            `<script>fetch(${JSON.stringify(local('/fetch'))}); new Image().src = ${JSON.stringify(local('/js-img'))};</script>`,
+          `<link rel="stylesheet" href="${local('/style.css')}">` +
+            `<link rel="preload" as="image" href="${local('/preload.png')}">` +
+            `<style>@import url('${local('/import.css')}'); @font-face { font-family: F; src: url('${local('/font.woff2')}'); } h1 { font-family: F; }</style>`,
+        ),
+      });
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      await new Promise((resolve) => setTimeout(resolve, 300)); // anything late would have arrived by now
+      expect(requested).toEqual([]);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
   // Not concurrent: killing the shared browser would fail the captures running beside it.
   it('relaunches the browser after it crashes', async () => {
     expectCaptured(await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop' }));
@@ -408,6 +490,84 @@ describe('CaptureEngine with private targets allowed', () => {
     const page = expectCaptured(await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop' }));
     expect(page.status).toBe(200);
     expect(engine.browserProcessId()).not.toBe(pid);
+  });
+});
+
+describe('CaptureEngine when its browser is killed mid-capture', () => {
+  // Guarded, as in production: 127.0.0.1 plays the public internet. networkIdleMs is long, so a capture that waited
+  // for the network after its browser died would be seen waiting.
+  let engine: CaptureEngine;
+  const outcomes: CaptureOutcome[] = [];
+  const killBrowser = () => {
+    const pid = engine.browserProcessId();
+    if (pid === null) throw new Error('no browser is running');
+    process.kill(pid, 'SIGKILL');
+  };
+
+  beforeAll(() => {
+    engine = new CaptureEngine({
+      isAllowedAddress: (ip) => ip === '127.0.0.1',
+      timeouts: { networkIdleMs: 20_000, totalMs: 60_000 },
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+  });
+
+  beforeEach(() => {
+    outcomes.length = 0;
+  });
+
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  it('retries every capture the browser was running on a new browser and returns the pages evidence', async () => {
+    expectCaptured(await engine.capture({ url: siteUrl('/plain'), viewport: 'desktop' }));
+    const pid = engine.browserProcessId();
+    let arrived = 0;
+    const bothInFlight = new Promise<void>((resolve) => {
+      const onArrival = () => (arrived += 1) === 2 && resolve();
+      hold('/crash/a', onArrival);
+      hold('/crash/b', onArrival);
+    });
+    const captures = Promise.all([
+      engine.capture({ url: siteUrl('/crash/a'), viewport: 'desktop', priority: 'release' }),
+      engine.capture({ url: siteUrl('/crash/b'), viewport: 'mobile', priority: 'release' }),
+    ]);
+    await bothInFlight;
+    killBrowser();
+    const [a, b] = await captures;
+
+    expect(expectCaptured(a)).toMatchObject({ status: 200, text: 'Survived\n\n/crash/a' });
+    expect(expectCaptured(b)).toMatchObject({ status: 200, text: 'Survived\n\n/crash/b' });
+    expect(engine.browserProcessId()).not.toBe(pid);
+    expect(outcomes.filter((outcome) => outcome !== 'captured').sort()).toEqual([
+      'browser_relaunch',
+      'browser_relaunch',
+    ]);
+  });
+
+  it('stops a capture the moment its browser dies instead of waiting out the step it was in', async () => {
+    let killedAt = 0;
+    hold('/crash/settle-data', () => {
+      killBrowser();
+      killedAt = performance.now();
+    });
+    const page = expectCaptured(await engine.capture({ url: siteUrl('/crash/settle'), viewport: 'desktop' }));
+    expect(page.text).toContain('Data arrived');
+    // Waiting for the held request to settle would take networkIdleMs (20 s); the retry itself takes a second or two.
+    expect(performance.now() - killedAt).toBeLessThan(10_000);
+    expect(page.duration_ms).toBeLessThan(10_000);
+    expect(outcomes).toEqual(['browser_relaunch', 'captured']);
+  });
+
+  it('gives up after two relaunches with CaptureInfrastructureError, never with missing evidence', async () => {
+    hold('/crash/always', killBrowser, 3);
+    const capture = engine.capture({ url: siteUrl('/crash/always'), viewport: 'desktop' });
+    await expect(capture).rejects.toThrow(CaptureInfrastructureError);
+    await expect(capture).rejects.toThrow('the browser went away 3 times during the capture');
+    expect(outcomes).toEqual(['browser_relaunch', 'browser_relaunch', 'infrastructure_error']);
+    // The next capture gets a browser of its own.
+    expectCaptured(await engine.capture({ url: siteUrl('/crash/always'), viewport: 'desktop' }));
   });
 });
 
@@ -551,6 +711,13 @@ describe('CaptureEngine target checks', () => {
     expect(missing.message).toContain('non-public address 127.0.0.2');
   });
 });
+
+/** The size in points of a PDF's first page, from its MediaBox (Chromium writes it uncompressed). */
+function pdfPageSize(pdf: Buffer): { width: number; height: number } {
+  const box = /\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/.exec(pdf.toString('latin1'));
+  if (!box) throw new Error('the PDF names no MediaBox');
+  return { width: Math.floor(Number(box[1])), height: Math.floor(Number(box[2])) };
+}
 
 /** The command line of a running Chromium, one switch per entry. */
 function chromiumSwitches(pid: number | null): string[] {

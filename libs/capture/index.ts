@@ -2,15 +2,19 @@ export { CaptureEngine, USER_AGENT_SUFFIX } from './capture-engine';
 export { captureBrowserArgs, CaptureInfrastructureError, DEFAULT_CHROMIUM_PATH } from './browser-pool';
 export {
   AXE_TAGS,
+  CAPTURE_OUTCOMES,
   DEFAULT_CAPTURE_TIMEOUTS,
   VIEWPORT_SIZES,
   type AxeFinding,
   type CaptureEngineOptions,
+  type CaptureOutcome,
   type CapturedPage,
+  type CapturePriority,
   type CaptureRequest,
   type CaptureResult,
   type CaptureTimeouts,
   type MissingEvidence,
   type MissingReason,
+  type PdfRequest,
   type Viewport,
 } from './types';

@@ -25,9 +25,17 @@ export type MissingReason =
 
 /**
  * Who waits first for a slot of the process's capture budget: release checks (a person or a CI job is waiting),
- * then monitor checks (on a schedule), then accessibility scans (asked for, but never urgent).
+ * then monitor checks (on a schedule), then accessibility scans (asked for, but never urgent), then report PDFs.
  */
-export type CapturePriority = 'release' | 'monitor' | 'scan';
+export type CapturePriority = 'release' | 'monitor' | 'scan' | 'report';
+
+/**
+ * What became of one capture, for metrics: evidence, missing evidence (the page's fault), a failure of the machinery
+ * (thrown, for the caller to retry); and each time a capture or PDF was started again on a freshly launched browser
+ * because the one running it went away.
+ */
+export const CAPTURE_OUTCOMES = ['captured', 'missing_evidence', 'infrastructure_error', 'browser_relaunch'] as const;
+export type CaptureOutcome = (typeof CAPTURE_OUTCOMES)[number];
 
 export interface CaptureRequest {
   url: string;
@@ -44,10 +52,24 @@ export interface CaptureRequest {
   accessibilityScan?: boolean;
   /** Return the rendered HTML too, for callers that extract from it (selector-scoped text, tracked values). */
   includeHtml?: boolean;
+  /**
+   * Captures naming the same scope (e.g. a release check's revision and viewport) share one axe-core scan between
+   * documents in the same state: the findings are those the page's own scan would give. Needs the screenshot;
+   * without a scope, or with `shareScans` off, every capture scans itself.
+   */
+  scanScope?: string;
 }
 
 /** A request that turned the screenshot off gets none; every other gets one. */
 export type ScreenshotOf<R extends CaptureRequest> = R extends { screenshot: false } ? null : Buffer;
+
+/** A self-contained HTML document (inline CSS, inline SVG, data: URLs) to print as an A4 PDF. */
+export interface PdfRequest {
+  html: string;
+  /** Default 'report', the lowest. */
+  priority?: CapturePriority;
+  landscape?: boolean;
+}
 
 export interface CapturedPage<R extends CaptureRequest = CaptureRequest> {
   ok: true;
@@ -96,7 +118,10 @@ export interface CaptureTimeouts {
   fontsMs: number;
   axeMs: number;
   screenshotMs: number;
-  /** The whole capture, browser start included. */
+  /**
+   * The whole capture (or PDF), browser start included. A capture the browser died under starts again on a new
+   * browser with a deadline of its own.
+   */
   totalMs: number;
 }
 
@@ -133,4 +158,17 @@ export interface CaptureEngineOptions {
   isAllowedAddress?: (ip: string) => boolean;
   /** Test hook: extra Chromium switches appended to the defaults (e.g. `--host-resolver-rules=…`); `--disable-features` is merged. */
   extraBrowserArgs?: string[];
+  /** Told each capture's outcome (metrics); it must not throw, and anything it throws is ignored. */
+  onOutcome?: (outcome: CaptureOutcome) => void;
+  /**
+   * Share one axe-core scan between captures of the same `scanScope` whose documents are in the same state (default
+   * true). Off, every capture scans its page itself; the evidence is the same either way, which a test checks.
+   */
+  shareScans?: boolean;
+  /**
+   * Take full-page screenshots through the capture's own DevTools session with Chromium's fast PNG encoding (default
+   * true): the same pixels as Playwright's `page.screenshot`, for about half its CPU and files about a quarter
+   * larger. Pages with masks or frames always take Playwright's. Off, every page does (tests compare the two).
+   */
+  directScreenshots?: boolean;
 }

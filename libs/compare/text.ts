@@ -21,6 +21,8 @@ export function normalizeTextLines(text: string): string[] {
 
 /** Line-level diff of the rendered text of production (old) against preview (new). */
 export function compareText(production: string, preview: string): TextComparison {
+  // The same text has no differences: skip splitting and diffing both.
+  if (production === preview) return { changed: false, added: [], removed: [], truncated: false };
   const productionLines = normalizeTextLines(production);
   const previewLines = normalizeTextLines(preview);
   const added: string[] = [];

@@ -82,4 +82,10 @@ export interface EvidenceComparison {
 export interface CompareOptions {
   /** A screenshot counts as changed when its mismatch ratio exceeds this (0..1). Default 0: any differing pixel. */
   mismatchThreshold?: number;
+  /**
+   * Of two screenshots of one size, let resemblejs look only at the rows that differ (and their neighbours): the
+   * same ratio and diff image as comparing every row, for a fraction of the time when a change is small (default
+   * true; a test compares the two).
+   */
+  onlyChangedRows?: boolean;
 }

@@ -8,6 +8,7 @@ import { placeFindings } from '../../libs/compare';
 import { CaptureEngineProvider } from '../capture/capture-engine.provider';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { recordEvent } from '../events/outbox';
+import { MetricsService } from '../metrics/metrics.service';
 import { type A11yScanJob, a11yScanJobId, a11yScanJobOptions, JOBS, QUEUES } from '../queues/jobs';
 import { summarize, type ScanResults } from './a11y-comparison';
 import { A11yAttestation } from './entities/a11y-attestation.entity';
@@ -26,6 +27,7 @@ export class A11yScanRunner {
     private readonly orm: MikroORM,
     private readonly capture: CaptureEngineProvider,
     @InjectQueue(QUEUES.a11yScans) private readonly queue: Queue,
+    private readonly metrics: MetricsService,
   ) {}
 
   async enqueue(scanId: string): Promise<void> {
@@ -38,7 +40,10 @@ export class A11yScanRunner {
     const unfinished = { id: job.scanId, status: { $in: ['queued', 'running'] as const } };
     if (!(await em.nativeUpdate(A11yScan, unfinished, { status: 'running' }))) return;
     const scan = await em.findOneOrFail(A11yScan, { id: job.scanId });
-    await this.finish(scan.id, await this.scan(scan.url, scan.viewports));
+    const started = performance.now();
+    const outcome = await this.scan(scan.url, scan.viewports);
+    this.metrics.a11yScanEnded('failure' in outcome ? 'failed' : 'completed', (performance.now() - started) / 1000);
+    await this.finish(scan.id, outcome);
   }
 
   /**

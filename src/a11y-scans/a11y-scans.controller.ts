@@ -25,6 +25,7 @@ import {
   ListAllA11yScansQuery,
   StartA11yScanDto,
 } from './dto/a11y-scan.dto';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('accessibility')
 @Controller()
@@ -32,6 +33,7 @@ export class A11yScansController {
   constructor(private readonly scans: A11yScansService) {}
 
   @Post('monitors/:id/a11y-scan')
+  @Idempotent()
   @HttpCode(202)
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'startA11yScan', summary: "Scan a monitor's page for accessibility problems" })
@@ -93,6 +95,7 @@ export class A11yScansController {
   }
 
   @Post('a11y-scans/:id/attest')
+  @Idempotent()
   @RequireSession('a11y-scans:attest')
   @ApiOperation({ operationId: 'attestA11yScan', summary: "Make a completed scan the monitor's attested baseline" })
   @ApiCreatedResponse({

@@ -8,6 +8,7 @@ import { type Page, PageQuery } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
 import { CreateUserDto, UserDto, UserListDto } from '../users/dto/user.dto';
 import { UsersService } from '../users/users.service';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('admin')
 @Controller('admin')
@@ -27,6 +28,7 @@ export class AdminController {
   }
 
   @Post('users')
+  @Idempotent()
   @ApiOperation({ operationId: 'createUser', summary: 'Add a person' })
   @ApiCreatedResponse({ type: UserDto, description: 'The new user.' })
   @ApiProblemResponses(400, 409, 413)

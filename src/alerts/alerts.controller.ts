@@ -31,6 +31,7 @@ import {
   WebhookDeliveryListDto,
 } from './dto/alerts.dto';
 import { RulesService } from './rules.service';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('alerts')
 @Controller()
@@ -51,6 +52,7 @@ export class AlertsController {
   }
 
   @Post('alert-destinations')
+  @Idempotent()
   @RequireScopes('alerts:write')
   @ApiOperation({ operationId: 'createAlertDestination', summary: 'Add an alert destination' })
   @ApiCreatedResponse({ type: AlertDestinationWithSecretDto, description: 'The destination.' })
@@ -123,6 +125,7 @@ export class AlertsController {
   }
 
   @Post('monitors/:id/rules')
+  @Idempotent()
   @RequireScopes('alerts:write')
   @ApiOperation({ operationId: 'createAlertRule', summary: 'Add an alert rule to a monitor' })
   @ApiCreatedResponse({ type: AlertRuleDto, description: 'The new rule.' })
@@ -138,6 +141,15 @@ export class AlertsController {
   @ApiProblemResponses(400, 404, 413)
   updateRule(@Param() params: RuleParams, @Body() body: UpdateAlertRuleDto): Promise<AlertRuleDto> {
     return this.rules.update(params.id, params.rule_id, body);
+  }
+  @Delete('monitors/:id/rules/:rule_id')
+  @HttpCode(204)
+  @RequireScopes('alerts:write')
+  @ApiOperation({ operationId: 'deleteAlertRule', summary: 'Delete an alert rule' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiProblemResponses(400, 404)
+  deleteRule(@Param() { id, rule_id }: RuleParams): Promise<void> {
+    return this.rules.delete(id, rule_id);
   }
 
   @Get('webhook-deliveries')
@@ -159,6 +171,7 @@ export class AlertsController {
   }
 
   @Post('webhook-deliveries/:id/redeliver')
+  @Idempotent()
   @HttpCode(202)
   @RequireScopes('webhooks:write')
   @ApiOperation({

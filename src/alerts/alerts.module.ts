@@ -10,6 +10,7 @@ import { DeliverySender } from './delivery-sender';
 import { DestinationsService } from './destinations.service';
 import { OutboxRelay } from './outbox-relay';
 import { RulesService } from './rules.service';
+import { PlanGate } from '../users/plan-gate';
 
 /**
  * Alert destinations, rules, and the delivery of the outbox's events (in worker processes). Deliveries are claimed
@@ -27,6 +28,7 @@ export class AlertsModule {
         RulesService,
         DeliveriesService,
         DeliverySender,
+        PlanGate,
         ...(runsWorkers(config) ? [OutboxRelay, DeliveryClaims, DeliveryRunner, AlertsProcessor] : []),
       ],
     };

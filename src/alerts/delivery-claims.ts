@@ -130,10 +130,11 @@ export class DeliveryClaims {
    * Records attempts and ends their claims, and disables the destinations that answered 410 Gone: one statement, so
    * all or nothing. The rest of a retrying delivery's lane is put off until its retry: none of it could be attempted
    * before anyway, and so no claim reads past it meanwhile (a receiver down for hours would otherwise leave its whole
-   * backlog due, to be read by every claim).
+   * backlog due, to be read by every claim). Returns the statuses of the attempts recorded (not those whose claim
+   * had lapsed meanwhile).
    */
-  async record(worker: string, records: AttemptRecord[], gone: ReadonlySet<string>): Promise<void> {
-    await acrossWorkspaces(this.orm.em).execute(
+  async record(worker: string, records: AttemptRecord[], gone: ReadonlySet<string>): Promise<DeliveryStatus[]> {
+    const recorded = await acrossWorkspaces(this.orm.em).execute<{ status: DeliveryStatus }[]>(
       `with record as (
          select * from jsonb_to_recordset(?::jsonb) as record(id uuid, attempts_made int, lane text, event_seq bigint,
            status text, attempt jsonb, request jsonb, next_attempt_at timestamptz)
@@ -147,22 +148,26 @@ export class DeliveryClaims {
          from record
          where delivery.id = record.id and delivery.claimed_by = ?
            and jsonb_array_length(delivery.attempts) = record.attempts_made
+         returning delivery.status
        ), put_off as (
          update webhook_deliveries later set next_attempt_at = record.next_attempt_at
          from record
          where record.status = 'retrying' and later.lane = record.lane and later.status in ('pending', 'retrying')
            and later.event_seq > record.event_seq and later.next_attempt_at < record.next_attempt_at
+       ), disabled as (
+         update alert_destinations set enabled = false, disabled_reason = ?
+         where id in (select jsonb_array_elements_text(?::jsonb)::uuid) and enabled
        )
-       update alert_destinations set enabled = false, disabled_reason = ?
-       where id in (select jsonb_array_elements_text(?::jsonb)::uuid) and enabled`,
+       select status from recorded`,
       [
         JSON.stringify(records.map(toRecordRow)),
         worker,
         `The receiver answered 410 Gone at ${new Date().toISOString()}.`,
         JSON.stringify([...gone]),
       ],
-      'run',
+      'all',
     );
+    return recorded.map((row) => row.status);
   }
 
   /** Extends this worker's claims on the deliveries it still holds. */

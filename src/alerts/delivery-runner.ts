@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { type AttemptRecord, type ClaimedDelivery, DeliveryClaims } from './delivery-claims';
 import { DeliverySender, type SendOutcome } from './delivery-sender';
 import type { DeliveryStatus } from './entities/webhook-delivery.entity';
@@ -66,6 +67,7 @@ export class DeliveryRunner {
   constructor(
     private readonly claims: DeliveryClaims,
     private readonly sender: DeliverySender,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -163,11 +165,12 @@ export class DeliveryRunner {
       this.lastRecordAt = performance.now();
       const batch = this.finished.splice(0, RECORD_BATCH);
       try {
-        await this.claims.record(
+        const recorded = await this.claims.record(
           this.worker,
           batch.map((finished) => finished.record),
           new Set(batch.flatMap((finished) => (finished.gone ? [finished.gone] : []))),
         );
+        for (const status of recorded) if (status !== 'pending') this.metrics.deliveryRecorded(status);
       } catch (error) {
         this.finished.unshift(...batch);
         this.logger.warn({ err: error }, 'could not record delivery attempts yet');

@@ -7,6 +7,7 @@ import { assertPublicTarget } from '../common/targets/public-target';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 import { DeliverySender, newSigningSecret } from './delivery-sender';
+import { PlanGate } from '../users/plan-gate';
 import type {
   AlertDestinationDto,
   AlertDestinationWithSecretDto,
@@ -26,6 +27,7 @@ export class DestinationsService {
   constructor(
     private readonly em: EntityManager,
     private readonly sender: DeliverySender,
+    private readonly planGate: PlanGate,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,16 +46,22 @@ export class DestinationsService {
   ): Promise<AlertDestinationWithSecretDto> {
     const config = await this.checkedConfig(input.type, input.config);
     const secret = input.type === 'webhook' ? newSigningSecret() : null;
-    const destination = this.em.create(AlertDestination, {
-      workspace: this.em.getReference(Workspace, principal.workspace.id),
-      name: input.name,
-      type: input.type,
-      config,
-      events: input.events ?? [],
-      enabled: input.enabled ?? true,
-      secret,
-    });
-    await this.em.flush();
+    const destination = await this.planGate.withRoom(
+      principal.workspace.id,
+      'alert_destinations',
+      AlertDestination,
+      1,
+      (tx) =>
+        tx.create(AlertDestination, {
+          workspace: tx.getReference(Workspace, principal.workspace.id),
+          name: input.name,
+          type: input.type,
+          config,
+          events: input.events ?? [],
+          enabled: input.enabled ?? true,
+          secret,
+        }),
+    );
     return { ...present(destination), secret };
   }
 

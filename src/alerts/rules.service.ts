@@ -66,6 +66,12 @@ export class RulesService {
     return present(rule);
   }
 
+  /** Deletes the rule; what it already sent stays in the delivery log (deliveries belong to events, not rules). */
+  async delete(monitorId: string, ruleId: string): Promise<void> {
+    const monitor = await this.monitor(monitorId);
+    if (!(await this.em.nativeDelete(AlertRule, { id: ruleId, monitor }))) throw new NotFound('Alert rule');
+  }
+
   private async monitor(id: string): Promise<Monitor> {
     const monitor = await this.em.findOne(Monitor, { id });
     if (!monitor) throw new NotFound('Monitor');

@@ -7,6 +7,7 @@ import { type Page, PageQuery } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyDto, ApiKeyListDto, ApiKeyWithSecretDto, CreateApiKeyDto, RegenerateApiKeyDto } from './dto/api-key.dto';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('users')
 @Controller('users/me')
@@ -23,6 +24,7 @@ export class ApiKeysController {
   }
 
   @Post('api-keys')
+  @Idempotent()
   @RequireScopes('users:write')
   @ApiOperation({ operationId: 'createApiKey', summary: 'Issue a new API key' })
   @ApiCreatedResponse({ type: ApiKeyWithSecretDto, description: 'The key, with its secret shown this once.' })
@@ -44,6 +46,7 @@ export class ApiKeysController {
   }
 
   @Post('api-key')
+  @Idempotent()
   @HttpCode(201)
   @RequireScopes('users:write')
   @ApiOperation({ operationId: 'regenerateApiKey', summary: 'Regenerate an API key' })

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 /** Where screenshots, diff images, rendered text and reports live. A local directory by default; S3 can replace it. */
@@ -8,6 +8,8 @@ export abstract class ArtifactStore {
   abstract put(key: string, data: Buffer | string): Promise<void>;
   /** The file, or null when there is none. */
   abstract get(key: string): Promise<Buffer | null>;
+  /** Removes the file; removing one that is not there is no error. */
+  abstract delete(key: string): Promise<void>;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
@@ -43,5 +45,9 @@ export class LocalArtifactStore extends ArtifactStore {
       if ((error as { code?: string }).code === 'ENOENT') return null;
       throw error;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
   }
 }

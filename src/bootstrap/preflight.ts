@@ -1,9 +1,13 @@
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config';
 import { prepareDatabase, redact } from '../db/database';
+import { ensureLocalServices, type LocalServicesOptions } from './local-services';
+import { StartupError } from './startup-error';
 
-/** A failure to start, already phrased as one line for the operator: what is wrong and how to fix it. */
-export class StartupError extends Error {}
+export { StartupError };
+
+/** `./data` of the working directory (the project's, under npm start), next to the default ARTIFACT_DIR. */
+const DEFAULT_OPTIONS: LocalServicesOptions = { dataDir: 'data', log: (line) => console.log(`vigil: ${line}`) };
 
 function reason(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
@@ -30,8 +34,12 @@ async function checkRedis(redisUrl: string): Promise<void> {
   }
 }
 
-/** Reaches PostgreSQL (creating the database and migrating it) and Redis before anything else starts. */
-export async function preflight(config: AppConfig): Promise<void> {
+/**
+ * Reaches PostgreSQL (creating the database and migrating it) and Redis before anything else starts; first installs
+ * and starts either one that is configured on this machine and not running (see ensureLocalServices).
+ */
+export async function preflight(config: AppConfig, options: LocalServicesOptions = DEFAULT_OPTIONS): Promise<void> {
+  await ensureLocalServices(config, options);
   try {
     await prepareDatabase(config.databaseUrl, config.migrateOnStart);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { DEFAULT_PLANS, type PlanLimits } from '../users/plans';
+import { DEFAULT_PLANS, OPTIONAL_PLAN_LIMITS, type PlanLimits, REQUIRED_PLAN_LIMITS } from '../users/plans';
 export const ROLES = ['api', 'worker', 'scheduler', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -27,6 +27,8 @@ export interface AppConfig {
    * handed to another worker) after about twice this.
    */
   jobLockMs: number;
+  /** How long `POST /reports/{id}/generate` waits for its run before answering 202 (the contract says 30 s). */
+  reportWaitMs: number;
   /** Alert e-mails go through this SMTP server; null: e-mail destinations are refused. */
   smtpUrl: string | null;
   smtpFrom: string;
@@ -37,6 +39,15 @@ export interface AppConfig {
   /** Of those, at most this many to any one destination, so a slow one leaves the rest to the others (per process). */
   deliveryDestinationConcurrency: number;
   artifactDir: string;
+  /**
+   * The address people reach the service at (e.g. `https://vigil.example.com`), when it is known: https turns on HSTS,
+   * and public links (the status feed) use it instead of the request's Host header.
+   */
+  publicUrl: string | null;
+  /** Monitor screenshots and report files older than this are deleted (release-check evidence never is). */
+  artifactRetentionDays: number;
+  /** Where artifacts live: `artifactDir` on this machine, or an S3-compatible bucket every machine shares. */
+  artifactStore: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
   allowPrivateTargets: boolean;
   /** Crawl politeness and capacity; raised for local benchmarks, never needed in production. */
   crawl: CrawlConfig;
@@ -54,6 +65,10 @@ export interface AppConfig {
   summaryApiUrl: string | null;
   summaryApiKey: string | null;
   summaryModel: string;
+  /** When set, `GET /metrics` answers only requests bearing it (`Authorization: Bearer <token>`). */
+  metricsToken: string | null;
+  /** Roles without HTTP (worker, scheduler) serve `GET /metrics` on this port when it is set. */
+  metricsPort: number | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -74,9 +89,10 @@ export interface CrawlConfig {
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-const PLAN_LIMIT_NAMES = ['monitors', 'checks_per_month', 'release_checks_per_month'] as const;
-
-/** `PLANS` as JSON, e.g. `{"free": {"monitors": 100, "checks_per_month": 1000000, "release_checks_per_month": 500}}`. */
+/**
+ * `PLANS` as JSON, e.g. `{"free": {"monitors": 100, "checks_per_month": 1000000, "release_checks_per_month": 500}}`;
+ * `alert_destinations`, `status_pages` and `reports` may be named too.
+ */
 function plans(env: Env): Record<string, PlanLimits> {
   const raw = env.PLANS?.trim();
   if (!raw) return DEFAULT_PLANS;
@@ -92,22 +108,77 @@ function plans(env: Env): Record<string, PlanLimits> {
   }
   const configured: Record<string, PlanLimits> = { ...DEFAULT_PLANS };
   for (const [name, limits] of Object.entries(parsed as Record<string, unknown>)) {
-    const values = limits as Record<string, unknown>;
-    const bad = PLAN_LIMIT_NAMES.find((limit) => !Number.isInteger(values?.[limit]) || (values[limit] as number) < 0);
+    const values = (limits ?? {}) as Record<string, unknown>;
+    const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+    const bad =
+      REQUIRED_PLAN_LIMITS.find((limit) => !isCount(values[limit])) ??
+      OPTIONAL_PLAN_LIMITS.find((limit) => values[limit] !== undefined && !isCount(values[limit]));
     if (!/^[a-z][a-z0-9_-]{0,31}$/.test(name) || bad) {
       throw new ConfigError(
-        `PLANS.${name} must name ${PLAN_LIMIT_NAMES.join(', ')} as whole numbers of 0 or more; e.g. ${example}`,
+        `PLANS.${name} must name ${REQUIRED_PLAN_LIMITS.join(', ')} (and may name ${OPTIONAL_PLAN_LIMITS.join(', ')}) ` +
+          `as whole numbers of 0 or more; e.g. ${example}`,
       );
     }
-    configured[name] = Object.fromEntries(
-      PLAN_LIMIT_NAMES.map((limit) => [limit, values[limit]]),
-    ) as unknown as PlanLimits;
+    const defaults = DEFAULT_PLANS[name] ?? DEFAULT_PLANS.free;
+    // Required limits were checked above; an optional one left out keeps the plan's default.
+    const count = (limit: keyof PlanLimits): number => (values[limit] as number | undefined) ?? defaults[limit];
+    configured[name] = {
+      monitors: count('monitors'),
+      checks_per_month: count('checks_per_month'),
+      release_checks_per_month: count('release_checks_per_month'),
+      alert_destinations: count('alert_destinations'),
+      status_pages: count('status_pages'),
+      reports: count('reports'),
+    };
   }
   return configured;
 }
 
 /** A configuration error; its message is one line saying what is wrong and how to fix it. */
+export interface S3Settings {
+  /** Null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
+}
+
 export class ConfigError extends Error {}
+
+/** The origin of PUBLIC_URL, without a trailing slash or path: links are built on it. */
+function publicUrl(raw: string): string {
+  return new URL(raw).origin;
+}
+
+/** `ARTIFACT_STORE=local|s3` and, for s3, the bucket's settings. */
+function artifactStore(env: Env): AppConfig['artifactStore'] {
+  const kind = text(env, 'ARTIFACT_STORE', 'local');
+  if (kind === 'local') return { kind };
+  if (kind !== 's3') throw new ConfigError(`ARTIFACT_STORE=${JSON.stringify(kind)} must be local or s3`);
+  const bucket = optional(env, 'S3_BUCKET');
+  if (bucket === null) throw new ConfigError('ARTIFACT_STORE=s3 needs S3_BUCKET, the bucket to keep artifacts in');
+  const accessKeyId = optional(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = optional(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS defaults)',
+    );
+  }
+  return {
+    kind,
+    endpoint:
+      optional(env, 'S3_ENDPOINT') === null
+        ? null
+        : url(env, 'S3_ENDPOINT', 'http://127.0.0.1:9000', ['http:', 'https:']),
+    bucket,
+    region: text(env, 'S3_REGION', 'us-east-1'),
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -235,6 +306,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chromiumPath: text(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
     captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),
+    reportWaitMs: integer(env, 'REPORT_WAIT_MS', 30_000, 0, 30_000),
     smtpUrl:
       optional(env, 'SMTP_URL') === null
         ? null
@@ -244,6 +316,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     deliveryConcurrency,
     deliveryDestinationConcurrency,
     artifactDir: text(env, 'ARTIFACT_DIR', './data/artifacts'),
+    publicUrl:
+      optional(env, 'PUBLIC_URL') === null
+        ? null
+        : publicUrl(url(env, 'PUBLIC_URL', 'https://vigil.example.com', ['http:', 'https:'])),
+    artifactRetentionDays: integer(env, 'ARTIFACT_RETENTION_DAYS', 30, 1, 3650),
+    artifactStore: artifactStore(env),
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
     plans: plans(env),
     crawl: {
@@ -265,6 +343,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
         : url(env, 'SUMMARY_API_URL', 'https://api.openai.com/v1', ['http:', 'https:']),
     summaryApiKey: optional(env, 'SUMMARY_API_KEY'),
     summaryModel: text(env, 'SUMMARY_MODEL', 'gpt-4o-mini'),
+    metricsToken: optional(env, 'METRICS_TOKEN'),
+    metricsPort: optional(env, 'METRICS_PORT') === null ? null : integer(env, 'METRICS_PORT', 0, 1, 65535),
     logLevel,
   };
 }

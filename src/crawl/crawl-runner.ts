@@ -7,6 +7,7 @@ import { HostLimiter, PoliteFetcher } from '../../libs/crawl';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { recordEvent } from '../events/outbox';
+import { MetricsService } from '../metrics/metrics.service';
 import { type CrawlJob, crawlJobId, crawlJobOptions, JOBS, QUEUES } from '../queues/jobs';
 import { type CrawlEnd, CrawlSession } from './crawl-session';
 import { Crawl } from './entities/crawl.entity';
@@ -24,6 +25,7 @@ export class CrawlRunner {
     private readonly orm: MikroORM,
     @InjectQueue(QUEUES.crawls) private readonly queue: Queue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     const { crawl } = config;
     this.fetcher = new PoliteFetcher({
@@ -64,6 +66,7 @@ export class CrawlRunner {
         concurrency: this.config.crawl.hostConcurrency,
         delayCapMs: this.config.crawl.backoffMaxMs,
         isCancelled: async () => (await em.count(Crawl, { id: crawl.id, status: 'cancelled' })) > 0,
+        onPageFetched: (outcome) => this.metrics.crawlPageFetched(outcome.kind),
       },
     );
     await this.finish(crawl.id, await session.run());

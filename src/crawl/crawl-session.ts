@@ -96,7 +96,13 @@ export class CrawlSession {
     private readonly em: EntityManager,
     private readonly crawl: CrawlSettings,
     private readonly fetcher: PoliteFetcher,
-    private readonly options: { concurrency: number; delayCapMs: number; isCancelled: () => Promise<boolean> },
+    private readonly options: {
+      concurrency: number;
+      delayCapMs: number;
+      isCancelled: () => Promise<boolean>;
+      /** Told of every page fetch (not robots.txt or sitemaps), for the metrics. */
+      onPageFetched?: (outcome: FetchOutcome) => void;
+    },
   ) {
     this.inScope = pathFilter(crawl.include, crawl.exclude);
   }
@@ -233,8 +239,8 @@ export class CrawlSession {
     this.settle(entry, await this.fetchPage(entry.url, false));
   }
 
-  private fetchPage(url: string, isStart: boolean): Promise<FetchOutcome> {
-    return this.fetcher.fetch(url, {
+  private async fetchPage(url: string, isStart: boolean): Promise<FetchOutcome> {
+    const outcome = await this.fetcher.fetch(url, {
       delayMs: this.robots.delayMs,
       maxBytes: PAGE_MAX_BYTES,
       accept: HTML_ACCEPT,
@@ -243,6 +249,8 @@ export class CrawlSession {
       followRedirect: (next) => this.skipReason(next.href, isStart) === null,
       wantBody: isHtml,
     });
+    this.options.onPageFetched?.(outcome);
+    return outcome;
   }
 
   /** Why a URL on the way may not be fetched, or null when it may. */

@@ -18,6 +18,7 @@ import {
   ListCrawlsQuery,
   StartCrawlDto,
 } from './dto/crawl.dto';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('crawl')
 @Controller('crawl')
@@ -25,6 +26,7 @@ export class CrawlController {
   constructor(private readonly crawls: CrawlService) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(202)
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'startCrawl', summary: 'Start crawling a website to discover pages' })
@@ -82,6 +84,7 @@ export class CrawlController {
   }
 
   @Post(':id/create-monitors')
+  @Idempotent()
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'createMonitorsFromCrawl', summary: 'Create monitors from selected crawl results' })
   @ApiCreatedResponse({ type: CreatedMonitorsFromCrawlDto, description: 'The monitors created and the URLs skipped.' })

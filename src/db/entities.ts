@@ -8,6 +8,7 @@ import { CrawlUrl } from '../crawl/entities/crawl-url.entity';
 import { Crawl } from '../crawl/entities/crawl.entity';
 import { OutboxEvent } from '../events/event.entity';
 import { Change } from '../changes/entities/change.entity';
+import { IdempotencyKey } from '../common/idempotency/idempotency-key.entity';
 import { CheckRollup } from '../monitors/entities/check-rollup.entity';
 import { MonitorCheck } from '../monitors/entities/monitor-check.entity';
 import { Monitor } from '../monitors/entities/monitor.entity';
@@ -19,6 +20,10 @@ import { User } from '../users/user.entity';
 import { WorkspaceMember } from '../workspaces/entities/workspace-member.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 import { Setting } from './setting.entity';
+import { ReportRun } from '../reports/entities/report-run.entity';
+import { Report } from '../reports/entities/report.entity';
+import { Incident, IncidentUpdate } from '../status-pages/entities/incident.entity';
+import { StatusPage } from '../status-pages/entities/status-page.entity';
 
 /** Every entity, listed explicitly: no file-system discovery, so the same list works in tests, builds and the CLI. */
 export const ENTITIES = [
@@ -43,4 +48,10 @@ export const ENTITIES = [
   AlertDestination,
   AlertRule,
   WebhookDelivery,
+  StatusPage,
+  Incident,
+  IncidentUpdate,
+  Report,
+  ReportRun,
+  IdempotencyKey,
 ];

@@ -17,20 +17,23 @@ import { serveWebInterface } from './web-interface';
 export const BODY_LIMIT = '1mb';
 
 /** Everything about the HTTP surface that is not a route: prefix, parsing, validation, errors, docs. */
-export function configureHttpApp(app: NestExpressApplication): void {
+export function configureHttpApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(app.get(MetricsService).middleware);
   app.use(versionAliasMiddleware);
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use(problemErrorMiddleware);
-  serveWebInterface(app);
+  serveWebInterface(app, { hsts: config.publicUrl?.startsWith('https:') ?? false });
   app.setGlobalPrefix('api/v1', {
     exclude: [
       { path: 'health', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
       { path: 'metrics', method: RequestMethod.GET },
       { path: 'downloads/vigil-gate.tgz', method: RequestMethod.GET },
+      { path: 'status/-/status.css', method: RequestMethod.GET },
+      { path: 'status/:slug', method: RequestMethod.GET },
+      { path: 'status/:slug/feed.atom', method: RequestMethod.GET },
     ],
   });
   app.useGlobalPipes(createValidationPipe());
@@ -49,7 +52,7 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  configureHttpApp(app);
+  configureHttpApp(app, config);
   await app.init();
   return app;
 }

@@ -5,13 +5,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { projectRoot } from '../openapi/contract';
 
-/** Paths the web interface never answers: the API, its docs, downloads and the operations endpoints. */
-const NOT_THE_INTERFACE = /^\/(api|docs|downloads|health|metrics)(\/|$)/;
+/** Paths the web interface never answers: the API, its docs, downloads, public status pages and operations endpoints. */
+const NOT_THE_INTERFACE = /^\/(api|docs|downloads|health|metrics|status)(\/|$)/;
 
 export interface WebInterfaceOptions {
   /**
    * Send `Strict-Transport-Security`. Only right when the interface is reached over https, which the service cannot
-   * tell from behind a proxy; there is no public-URL setting yet, so nothing turns it on.
+   * tell from behind a proxy: PUBLIC_URL says so.
    */
   hsts?: boolean;
 }

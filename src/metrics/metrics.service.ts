@@ -1,10 +1,23 @@
+import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { Queue } from 'bull';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+/** The delivery states that still owe an attempt (the due index covers exactly these). */
+const OPEN_DELIVERY_STATES = ['pending', 'retrying'] as const;
+/** What became of a delivery after an attempt: delivered, to be tried again later, or given up. */
+const DELIVERY_OUTCOMES = ['succeeded', 'retrying', 'failed'] as const;
+/** A crawl's page fetch got an answer (any status), or none (refused, timed out, too many redirects). */
+const CRAWL_FETCH_OUTCOMES = ['response', 'failed'] as const;
+const A11Y_SCAN_ENDS = ['completed', 'failed'] as const;
+
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+export type CrawlFetchOutcome = (typeof CRAWL_FETCH_OUTCOMES)[number];
+export type A11yScanEnd = (typeof A11Y_SCAN_ENDS)[number];
 
 function isBullQueue(candidate: unknown): candidate is Queue {
   const queue = candidate as Partial<Queue> | null;
@@ -13,7 +26,11 @@ function isBullQueue(candidate: unknown): candidate is Queue {
   );
 }
 
-/** Prometheus metrics of one app instance (its own registry, so instances in one process stay apart). */
+/**
+ * Prometheus metrics of one app instance (its own registry, so instances in one process stay apart). Counters and
+ * histograms count what this process did; the gauges read shared state (Redis, PostgreSQL) at scrape time, so every
+ * instance reports the same figure for them. `registry` is public: other modules register their own metrics in it.
+ */
 @Injectable()
 export class MetricsService implements OnApplicationBootstrap {
   readonly registry = new Registry();
@@ -34,8 +51,44 @@ export class MetricsService implements OnApplicationBootstrap {
     registers: [this.registry],
   });
 
-  constructor(private readonly modules: ModulesContainer) {
+  private readonly deliveries = new Counter({
+    name: 'vigil_alert_deliveries_total',
+    help: 'Alert delivery attempts recorded by this process, by outcome: succeeded, retrying (failed, tried again later) or failed (for good).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly scheduleLag = new Histogram({
+    name: 'vigil_schedule_lag_seconds',
+    help: 'How late this scheduler enqueued due monitor checks: from the slot it was due to its enqueueing.',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  private readonly crawlPages = new Counter({
+    name: 'vigil_crawl_pages_fetched_total',
+    help: 'Pages crawls fetched in this process, by outcome: response (any HTTP status) or failed (no answer).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly a11yScanDuration = new Histogram({
+    name: 'vigil_a11y_scan_duration_seconds',
+    help: 'How long accessibility scans took in this process (all viewports), by how they ended.',
+    labelNames: ['status'] as const,
+    buckets: [1, 2.5, 5, 10, 20, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly modules: ModulesContainer,
+    orm: MikroORM,
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+    // Every series from the start at zero, so a rate over the first event is right and dashboards show no gaps.
+    for (const outcome of DELIVERY_OUTCOMES) this.deliveries.inc({ outcome }, 0);
+    for (const outcome of CRAWL_FETCH_OUTCOMES) this.crawlPages.inc({ outcome }, 0);
+    for (const status of A11Y_SCAN_ENDS) this.a11yScanDuration.zero({ status });
     const queues = () => this.queues;
     new Gauge({
       name: 'vigil_queue_jobs',
@@ -46,6 +99,24 @@ export class MetricsService implements OnApplicationBootstrap {
         for (const queue of queues()) {
           const counts = await queue.getJobCounts();
           for (const state of JOB_STATES) this.set({ queue: queue.name, state }, counts[state]);
+        }
+      },
+    });
+    new Gauge({
+      name: 'vigil_alert_deliveries',
+      help: 'Alert deliveries owing an attempt (all workers together), by status, read from PostgreSQL at scrape time.',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        // One statement over the partial index of open deliveries: its size is the backlog, not the history.
+        const rows = await acrossWorkspaces(orm.em).execute<{ status: string; count: number }[]>(
+          `select status, count(*)::int as count from webhook_deliveries
+           where status in ('pending', 'retrying') group by status`,
+          [],
+          'all',
+        );
+        for (const status of OPEN_DELIVERY_STATES) {
+          this.set({ status }, rows.find((row) => row.status === status)?.count ?? 0);
         }
       },
     });
@@ -60,6 +131,22 @@ export class MetricsService implements OnApplicationBootstrap {
       }
     }
     this.queues = [...found.values()];
+  }
+
+  deliveryRecorded(outcome: DeliveryOutcome): void {
+    this.deliveries.inc({ outcome });
+  }
+
+  checkEnqueued(lagSeconds: number): void {
+    this.scheduleLag.observe(Math.max(0, lagSeconds));
+  }
+
+  crawlPageFetched(outcome: CrawlFetchOutcome): void {
+    this.crawlPages.inc({ outcome });
+  }
+
+  a11yScanEnded(status: A11yScanEnd, seconds: number): void {
+    this.a11yScanDuration.observe({ status }, seconds);
   }
 
   /** Express middleware: records each request under its route template (never the raw URL, which is unbounded). */

@@ -17,7 +17,8 @@ import { Change } from '../changes/entities/change.entity';
 import { raiseAlerts } from '../alerts/alert-evaluator';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { MonitorCheckJob } from '../queues/jobs';
+import { whenDatabaseAnswers } from '../db/database-outage';
+import { monitorCheckJobId, type MonitorCheckJob } from '../queues/jobs';
 import { MonitorCheck } from './entities/monitor-check.entity';
 import { Monitor, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
@@ -48,13 +49,30 @@ export class MonitorCheckRecorder {
 
   /** Runs the job's check unless it is moot; returns the recorded result's id, or null when nothing was due. */
   async run(job: MonitorCheckJob): Promise<string | null> {
-    const em = acrossWorkspaces(this.orm.em);
     const scheduledFor = new Date(job.scheduledFor);
-    const monitor = await em.findOne(Monitor, { id: job.monitorId }, { populate: ['contentText'] });
-    if (!monitor) return null;
-    if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) return null;
-    const recorded = await em.findOne(MonitorCheck, { monitor, region: job.region, scheduledFor }, { fields: ['id'] });
-    if (recorded) return recorded.id;
+    // PostgreSQL restarting must not cost the slot: the job's two quick attempts would both fail while it is away,
+    // and nothing claims a slot again. So the reads wait for it, and so does the recording of a check already made.
+    const waitForDatabase = {
+      onWait: (error: unknown) =>
+        this.logger.warn({ err: error }, `PostgreSQL is unreachable: check ${monitorCheckJobId(job)} waits for it`),
+    };
+    // The monitor to check, or, when the job is moot or already recorded, what run() answers instead.
+    const due = await whenDatabaseAnswers(async (): Promise<Monitor | { answer: string | null }> => {
+      const em = acrossWorkspaces(this.orm.em);
+      const monitor = await em.findOne(Monitor, { id: job.monitorId }, { populate: ['contentText'] });
+      if (!monitor) return { answer: null };
+      if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) {
+        return { answer: null };
+      }
+      const recorded = await em.findOne(
+        MonitorCheck,
+        { monitor, region: job.region, scheduledFor },
+        { fields: ['id'] },
+      );
+      return recorded ? { answer: recorded.id } : monitor;
+    }, waitForDatabase);
+    if (!(due instanceof Monitor)) return due.answer;
+    const monitor = due;
 
     const checkedAt = new Date();
     const observation = await this.runner.observe(monitor);
@@ -65,40 +83,45 @@ export class MonitorCheckRecorder {
     const screenshotKey = contentMoved && observation.screenshot ? `monitors/${monitor.id}/${randomUUID()}.png` : null;
     if (screenshotKey && observation.screenshot) await this.store.put(screenshotKey, observation.screenshot);
 
-    return acrossWorkspaces(this.orm.em).transactional(async (tx) => {
-      const locked = await tx.findOneOrFail(
-        Monitor,
-        { id: monitor.id },
-        { populate: ['contentText'], lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      const again = await tx.findOne(MonitorCheck, { monitor: locked, region: job.region, scheduledFor });
-      if (again) return again.id;
+    // Safe to repeat: a commit whose answer the restart cut off may have gone through, and is found under the lock.
+    return whenDatabaseAnswers(
+      () =>
+        acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+          const locked = await tx.findOneOrFail(
+            Monitor,
+            { id: monitor.id },
+            { populate: ['contentText'], lockMode: LockMode.PESSIMISTIC_WRITE },
+          );
+          const again = await tx.findOne(MonitorCheck, { monitor: locked, region: job.region, scheduledFor });
+          if (again) return again.id;
 
-      const check = tx.create(MonitorCheck, {
-        monitor: locked,
-        region: job.region,
-        trigger: job.trigger,
-        scheduledFor,
-        checkedAt,
-        ok: observation.ok,
-        statusCode: observation.statusCode,
-        responseTimeMs: observation.responseTimeMs,
-        failure: observation.failure,
-        message: observation.message,
-        contentHash: observation.content?.contentHash ?? null,
-      });
-      await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
-      this.updateStatus(locked, job.region, observation.ok, checkedAt);
-      const changes = content
-        ? [
-            ...this.recordContent(tx, locked, check, content, draft, screenshotKey),
-            ...this.recordTrackedValues(tx, locked, check, content),
-          ]
-        : [];
-      await raiseAlerts(tx, locked, check, changes);
-      await tx.flush();
-      return check.id;
-    });
+          const check = tx.create(MonitorCheck, {
+            monitor: locked,
+            region: job.region,
+            trigger: job.trigger,
+            scheduledFor,
+            checkedAt,
+            ok: observation.ok,
+            statusCode: observation.statusCode,
+            responseTimeMs: observation.responseTimeMs,
+            failure: observation.failure,
+            message: observation.message,
+            contentHash: observation.content?.contentHash ?? null,
+          });
+          await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
+          this.updateStatus(locked, job.region, observation.ok, checkedAt);
+          const changes = content
+            ? [
+                ...this.recordContent(tx, locked, check, content, draft, screenshotKey),
+                ...this.recordTrackedValues(tx, locked, check, content),
+              ]
+            : [];
+          await raiseAlerts(tx, locked, check, changes);
+          await tx.flush();
+          return check.id;
+        }),
+      waitForDatabase,
+    );
   }
 
   private async draft(monitor: Monitor, content: ExtractedContent): Promise<ContentChangeDraft | null> {

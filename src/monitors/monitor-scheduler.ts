@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { MonitorQueues } from './monitor-queues';
 
 /** Due monitors claimed per statement; a tick repeats until none are left. */
@@ -17,6 +18,8 @@ interface ClaimedSlot {
   regions: string[];
   scheduled_for: Date;
   on_time: boolean;
+  /** How late the slot is at its claim, by the database's clock (the one `next_check_at` is set by). */
+  lag_seconds: number;
 }
 
 /**
@@ -35,6 +38,7 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
     private readonly orm: MikroORM,
     private readonly queues: MonitorQueues,
     private readonly registry: SchedulerRegistry,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -75,7 +79,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async claimAndEnqueue(): Promise<{ claimed: number; checks: number }> {
-    return acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+    const claimedAt = performance.now();
+    const { claimed, checks, lags } = await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
       const slots = await tx.execute<ClaimedSlot[]>(
         `with due as (
            select id, next_check_at from monitors
@@ -91,7 +96,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
            end
          from due where m.id = due.id
          returning m.id, m.regions, due.next_check_at as scheduled_for,
-           due.next_check_at > now() - make_interval(secs => m.interval_seconds) as on_time`,
+           due.next_check_at > now() - make_interval(secs => m.interval_seconds) as on_time,
+           extract(epoch from clock_timestamp() - due.next_check_at)::float8 as lag_seconds`,
         [],
         'all',
       );
@@ -109,8 +115,13 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
         );
       // Enqueued before the commit: if Redis refuses, the claim rolls back and the next tick tries again.
       await this.queues.enqueue(checks);
-      return { claimed: slots.length, checks: checks.length };
+      const lags = slots.filter((slot) => slot.on_time).map((slot) => slot.lag_seconds);
+      return { claimed: slots.length, checks: checks.length, lags };
     });
+    // Observed once committed (a rolled-back claim is claimed and observed again), with the enqueue's own time.
+    const enqueueSeconds = (performance.now() - claimedAt) / 1000;
+    for (const lag of lags) this.metrics.checkEnqueued(lag + enqueueSeconds);
+    return { claimed, checks };
   }
 
   /** Deletes raw results past the retention and old rollups, in batches that never hold long locks. */

@@ -19,6 +19,7 @@ import {
 import { TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
 import { CreateMonitorDto, ListMonitorsQuery, SetRegionsDto, UpdateMonitorDto } from './dto/monitor-requests.dto';
 import { MonitorsService } from './monitors.service';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('monitors')
 @Controller('monitors')
@@ -35,6 +36,7 @@ export class MonitorsController {
   }
 
   @Post()
+  @Idempotent()
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'createMonitor', summary: 'Create a monitor' })
   @ApiCreatedResponse({ type: MonitorDto, description: 'The new monitor.' })

@@ -15,6 +15,7 @@ import { MonitorScheduler } from './monitor-scheduler';
 import { MonitorsController } from './monitors.controller';
 import { MonitorsService } from './monitors.service';
 import { UptimeReader } from './uptime-reader';
+import { PlanGate } from '../users/plan-gate';
 
 @Module({})
 export class MonitorsModule {
@@ -35,12 +36,13 @@ export class MonitorsModule {
           inject: config.regions.map((region) => getQueueToken(monitorCheckQueue(region))),
         },
         UptimeReader,
+        PlanGate,
         MonitorCheckRunner,
         MonitorCheckRecorder,
         ...(runsWorkers(config) ? [MonitorCheckProcessor] : []),
         ...(runsScheduler(config) ? [MonitorScheduler] : []),
       ],
-      exports: [MonitorsService],
+      exports: [MonitorsService, UptimeReader],
     };
   }
 }

@@ -9,8 +9,7 @@ import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { assertPublicTarget } from '../common/targets/public-target';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { MonitorCheckJob } from '../queues/jobs';
-import { planLimits } from '../users/plans';
-import { Workspace } from '../workspaces/entities/workspace.entity';
+import { PlanGate } from '../users/plan-gate';
 import type { BadgeStyle, BadgeDto, CheckRunDto, MonitorDto, TrackedValueDto, UptimeDto } from './dto/monitor.dto';
 import type { TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
 import type {
@@ -45,6 +44,7 @@ export class MonitorsService {
     private readonly em: EntityManager,
     private readonly queues: MonitorQueues,
     private readonly uptimeReader: UptimeReader,
+    private readonly planGate: PlanGate,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -77,43 +77,29 @@ export class MonitorsService {
       if (!checkedHosts.has(host)) await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
       checkedHosts.add(host);
     }
-    await this.assertPlanRoom(principal.workspace.id, bodies.length);
-    const monitors = bodies.map((body) => {
-      const monitor = this.em.create(Monitor, {
-        workspace: principal.workspace.id,
-        createdBy: principal.userId,
-        name: body.name,
-        url: body.url,
-        regions: this.knownRegions(body.regions ?? [this.config.regions[0]]),
-        ...(body.mode ? { mode: body.mode } : {}),
-        ...(body.interval_seconds ? { intervalSeconds: body.interval_seconds } : {}),
-        ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
-        ...(body.expected_status
-          ? { expectedStatusMin: body.expected_status.min, expectedStatusMax: body.expected_status.max }
-          : {}),
-        keyword: body.keyword ?? null,
-        selector: body.selector ?? null,
-        trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
-      });
-      monitor.nextCheckAt = this.firstCheckAt(monitor);
-      return monitor;
-    });
-    await this.em.flush();
+    const monitors = await this.planGate.withRoom(principal.workspace.id, 'monitors', Monitor, bodies.length, (tx) =>
+      bodies.map((body) => {
+        const monitor = tx.create(Monitor, {
+          workspace: principal.workspace.id,
+          createdBy: principal.userId,
+          name: body.name,
+          url: body.url,
+          regions: this.knownRegions(body.regions ?? [this.config.regions[0]]),
+          ...(body.mode ? { mode: body.mode } : {}),
+          ...(body.interval_seconds ? { intervalSeconds: body.interval_seconds } : {}),
+          ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
+          ...(body.expected_status
+            ? { expectedStatusMin: body.expected_status.min, expectedStatusMax: body.expected_status.max }
+            : {}),
+          keyword: body.keyword ?? null,
+          selector: body.selector ?? null,
+          trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
+        });
+        monitor.nextCheckAt = this.firstCheckAt(monitor);
+        return monitor;
+      }),
+    );
     return monitors.map(presentMonitor);
-  }
-
-  /** The plan's monitor limit, for `adding` more monitors in the workspace. */
-  private async assertPlanRoom(workspaceId: string, adding: number): Promise<void> {
-    const workspace = await this.em.findOneOrFail(Workspace, { id: workspaceId });
-    const limit = planLimits(this.config.plans, workspace.plan).monitors;
-    const existing = await this.em.count(Monitor, {});
-    if (existing + adding > limit) {
-      throw new DomainError(
-        'plan_limit_reached',
-        `The ${workspace.plan} plan allows ${limit} monitors; this workspace has ${existing}, and ${adding} more would exceed it.`,
-        { limit: 'monitors', plan: workspace.plan, allowed: limit, used: existing },
-      );
-    }
   }
 
   async get(id: string): Promise<MonitorDto> {

@@ -2,71 +2,169 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import type { UptimeDto, UptimeWindow } from './dto/monitor.dto';
 
+const HOUR_MS = 3_600_000;
 const WINDOW_HOURS: Record<UptimeWindow, number> = { '24h': 24, '7d': 7 * 24, '30d': 30 * 24 };
 
-interface UptimeRow {
-  checks_24h: string;
-  passed_24h: string;
-  checks_7d: string;
-  passed_7d: string;
-  checks_30d: string;
-  passed_30d: string;
-  /** `[t, average ms]` pairs, oldest first, for the requested history. */
-  points: [string, number][] | null;
+/** What uptime counts, in words: shown by status pages and stated in reports, so every figure comes with its method. */
+export const UPTIME_METHOD =
+  'Uptime is the share of checks that passed, counted over every region each monitor is checked from; ' +
+  'time a monitor was paused and hours without checks are left out rather than counted as up or down.';
+
+/** Hours `[from, to)`: whole hours, as the rollups keep them. */
+export interface HourRange {
+  from: Date;
+  to: Date;
 }
 
-const percent = (passed: number, checks: number): number | null =>
-  checks === 0 ? null : Math.round((passed / checks) * 100_000) / 1000;
+/** Checks in some hours: the sums every uptime figure and average response time is made of. */
+export interface UptimeSums {
+  checks: number;
+  passed: number;
+  responseMsSum: number;
+}
+
+export interface MonitorDaySums extends UptimeSums {
+  monitorId: string;
+  /** The UTC day, `YYYY-MM-DD`. */
+  date: string;
+}
+
+/** Percentage of passed checks, to three decimals; null without checks. The one rounding every reader uses. */
+export function uptimePercent({ checks, passed }: Pick<UptimeSums, 'checks' | 'passed'>): number | null {
+  return checks === 0 ? null : Math.round((passed / checks) * 100_000) / 1000;
+}
+
+/** Average response time to a tenth of a millisecond; null without checks. */
+export function averageResponseMs({ checks, responseMsSum }: Pick<UptimeSums, 'checks' | 'responseMsSum'>) {
+  return checks === 0 ? null : Math.round((responseMsSum / checks) * 10) / 10;
+}
+
+/** The last `hours` whole hours up to `now`: the current hour and the ones before it, as the uptime API counts. */
+export function lastHours(hours: number, now = new Date()): HourRange {
+  const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return { from: new Date(currentHour - (hours - 1) * HOUR_MS), to: new Date(currentHour + HOUR_MS) };
+}
+
+export const uptimeWindowRange = (window: UptimeWindow, now = new Date()): HourRange =>
+  lastHours(WINDOW_HOURS[window], now);
+
+interface SumRow {
+  checks: string;
+  passed: string;
+  response_ms_sum: string;
+}
+
+const sums = (row: SumRow): UptimeSums => ({
+  checks: Number(row.checks),
+  passed: Number(row.passed),
+  responseMsSum: Number(row.response_ms_sum),
+});
 
 /**
- * Uptime and response times from the hourly rollups: at most 720 rows per monitor and region for 30 days, however
- * many checks ran, read once by one statement through an index that holds every column it needs (an index-only
- * scan of a few pages rather than 720 heap pages). Windows are whole hours: "24h" is the current hour and the 23
- * before it.
+ * The one reader of the hourly rollups: the uptime API, status pages and reports all count through it, so their
+ * figures cannot disagree. At most 720 rows per monitor and region for 30 days, however many checks ran, read
+ * through an index that holds every column needed (an index-only scan). Windows are whole hours; the API's "24h" is
+ * the current hour and the 23 before it. Raw SQL is outside the workspace filter: callers pass monitor ids they
+ * already read through it.
  */
 @Injectable()
 export class UptimeReader {
   constructor(private readonly em: EntityManager) {}
 
+  /**
+   * `GET /monitors/{id}/uptime`: the three windows and the response-time history of one monitor, in one statement
+   * (the hottest read of the three callers). Its windows are the ranges `totals` takes, filtered the same way.
+   */
   async read(monitorId: string, region: string | null, history: UptimeWindow): Promise<UptimeDto> {
+    const now = new Date();
+    const [day, week, month] = (['24h', '7d', '30d'] as const).map((window) => uptimeWindowRange(window, now));
     const regionFilter = region === null ? '' : 'and region = ?';
-    const since = (hours: number) => `date_trunc('hour', now()) - interval '${hours - 1} hours'`;
-    const bucket = history === '30d' ? 'day' : 'hour';
-    const [totals] = await this.em.execute<UptimeRow[]>(
+    const inWindow = (range: HourRange) =>
+      `hour >= '${range.from.toISOString()}' and hour < '${range.to.toISOString()}'`;
+    const since = uptimeWindowRange(history, now);
+    const [row] = await this.em.execute<
+      (Record<`${'checks' | 'passed'}_${'day' | 'week' | 'month'}`, string> & {
+        points: [string, string, string][] | null;
+      })[]
+    >(
       `with hours as (
          select hour, checks, passed, response_ms_sum from monitor_check_rollups
-         where monitor_id = ? ${regionFilter} and hour >= ${since(720)}
+         where monitor_id = ? ${regionFilter} and ${inWindow(month)}
        )
        select
-         coalesce(sum(checks) filter (where hour >= ${since(24)}), 0) as checks_24h,
-         coalesce(sum(passed) filter (where hour >= ${since(24)}), 0) as passed_24h,
-         coalesce(sum(checks) filter (where hour >= ${since(168)}), 0) as checks_7d,
-         coalesce(sum(passed) filter (where hour >= ${since(168)}), 0) as passed_7d,
-         coalesce(sum(checks), 0) as checks_30d,
-         coalesce(sum(passed), 0) as passed_30d,
-         (select json_agg(json_build_array(t, ms) order by t) from (
-            select date_trunc('${bucket}', hour) as t, sum(response_ms_sum)::float8 / sum(checks) as ms
-            from hours where hour >= ${since(WINDOW_HOURS[history])} group by 1
+         coalesce(sum(checks) filter (where ${inWindow(day)}), 0) as checks_day,
+         coalesce(sum(passed) filter (where ${inWindow(day)}), 0) as passed_day,
+         coalesce(sum(checks) filter (where ${inWindow(week)}), 0) as checks_week,
+         coalesce(sum(passed) filter (where ${inWindow(week)}), 0) as passed_week,
+         coalesce(sum(checks), 0) as checks_month,
+         coalesce(sum(passed), 0) as passed_month,
+         (select json_agg(json_build_array(t, checks, response_ms_sum) order by t) from (
+            select date_trunc('${history === '30d' ? 'day' : 'hour'}', hour, 'UTC') as t,
+                   sum(checks) as checks, sum(response_ms_sum) as response_ms_sum
+            from hours where ${inWindow(since)} group by 1 having sum(checks) > 0
           ) as buckets) as points
        from hours`,
       [monitorId, ...(region === null ? [] : [region])],
       'all',
     );
-    const figure = (checks: string, passed: string) => percent(Number(passed), Number(checks));
+    const figures = (window: 'day' | 'week' | 'month') => ({
+      checks: Number(row[`checks_${window}`]),
+      passed: Number(row[`passed_${window}`]),
+    });
     return {
       monitor_id: monitorId,
       region,
       uptime: {
-        '24h': figure(totals.checks_24h, totals.passed_24h),
-        '7d': figure(totals.checks_7d, totals.passed_7d),
-        '30d': figure(totals.checks_30d, totals.passed_30d),
+        '24h': uptimePercent(figures('day')),
+        '7d': uptimePercent(figures('week')),
+        '30d': uptimePercent(figures('month')),
       },
-      checks: { '24h': Number(totals.checks_24h), '7d': Number(totals.checks_7d), '30d': Number(totals.checks_30d) },
+      checks: { '24h': figures('day').checks, '7d': figures('week').checks, '30d': figures('month').checks },
       history,
-      response_times: (totals.points ?? []).map(([t, ms]) => ({
+      response_times: (row.points ?? []).map(([t, checks, responseMsSum]) => ({
         t: new Date(t).toISOString(),
-        ms: Math.round(ms * 10) / 10,
+        ms: averageResponseMs({ checks: Number(checks), responseMsSum: Number(responseMsSum) })!,
       })),
     };
+  }
+
+  /** Sums per monitor over the hours (all regions, or one); monitors without checks are absent. */
+  async totals(monitorIds: string[], range: HourRange, region: string | null = null): Promise<Map<string, UptimeSums>> {
+    if (monitorIds.length === 0) return new Map();
+    const rows = await this.em.execute<(SumRow & { monitor_id: string })[]>(
+      `select monitor_id, sum(checks) as checks, sum(passed) as passed, sum(response_ms_sum) as response_ms_sum
+       from monitor_check_rollups
+       where monitor_id in (?) and hour >= ? and hour < ? ${region === null ? '' : 'and region = ?'}
+       group by monitor_id`,
+      [monitorIds, range.from, range.to, ...(region === null ? [] : [region])],
+      'all',
+    );
+    return new Map(rows.map((row) => [row.monitor_id, sums(row)]));
+  }
+
+  /** Sums per monitor and UTC day over the hours (all regions); days without checks are absent. */
+  async daily(monitorIds: string[], range: HourRange): Promise<MonitorDaySums[]> {
+    if (monitorIds.length === 0) return [];
+    const rows = await this.em.execute<(SumRow & { monitor_id: string; date: string })[]>(
+      `select monitor_id, to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as date,
+              sum(checks) as checks, sum(passed) as passed, sum(response_ms_sum) as response_ms_sum
+       from monitor_check_rollups
+       where monitor_id in (?) and hour >= ? and hour < ?
+       group by 1, 2 order by 2, 1`,
+      [monitorIds, range.from, range.to],
+      'all',
+    );
+    return rows.map((row) => ({ monitorId: row.monitor_id, date: row.date, ...sums(row) }));
+  }
+
+  /** Checks of every monitor of a workspace since a time, for usage against the plan. */
+  async workspaceChecks(workspaceId: string, since: Date): Promise<number> {
+    const [row] = await this.em.execute<{ total: string }[]>(
+      `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
+       join monitors m on m.id = r.monitor_id where m.workspace_id = ? and r.hour >= ?`,
+      [workspaceId, since],
+      'all',
+    );
+    return Number(row?.total ?? 0);
   }
 }

@@ -13,6 +13,8 @@ export const QUEUES = {
   a11yScans: 'a11y-scans',
   /** Crawls: one job per crawl; its progress is in the database, so any worker can pick a crawl up where it was. */
   crawls: 'crawls',
+  /** Report runs: one job per run; a run's file is stored whole before the run is marked ready. */
+  reports: 'reports',
 } as const;
 
 /** Monitor checks: one queue per region, so each region's workers take only their region's checks. */
@@ -29,6 +31,8 @@ export const JOBS = {
   runA11yScan: 'run-a11y-scan',
   /** Run (or resume) one crawl to its end. */
   runCrawl: 'run-crawl',
+  /** Render one run of a report to its file. */
+  generateReport: 'generate-report',
 } as const;
 
 export interface CaptureSideJob {
@@ -116,3 +120,10 @@ export const crawlJobOptions = (job: CrawlJob): JobOptions => ({
   attempts: 5,
   jobId: crawlJobId(job),
 });
+
+export interface ReportJob {
+  runId: string;
+}
+
+export const reportJobId = (job: ReportJob): string => `report:${job.runId}`;
+export const reportJobOptions = (job: ReportJob): JobOptions => ({ ...DEFAULT_JOB_OPTIONS, jobId: reportJobId(job) });

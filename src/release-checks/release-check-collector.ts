@@ -31,6 +31,7 @@ import { sideUrl } from './release-check-request';
 import { collectionStatusOf, gateOf, summarize } from './release-check-summary';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { recordEvent } from '../events/outbox';
+import { whenDatabaseAnswers } from '../db/database-outage';
 
 const otherSide = (side: Side): Side => (side === 'production' ? 'preview' : 'production');
 
@@ -53,6 +54,14 @@ export class ReleaseCheckCollector {
     private readonly capture: CaptureEngineProvider,
   ) {}
 
+  /**
+   * Shortcuts that never change the evidence, on by default: one axe-core scan for production and preview documents
+   * in the same state, and a pixel comparison of only the rows in which two screenshots differ. Off, every capture
+   * scans itself and every comparison looks at every row; the equivalence test collects the same check both ways and
+   * compares every file, finding and comparison.
+   */
+  readonly shortcuts = { shareScans: true, onlyChangedRows: true };
+
   async enqueue(check: ReleaseCheck, artifacts: ReleaseCheckArtifact[]): Promise<void> {
     const jobs = artifacts.flatMap((artifact) =>
       SIDES.map((side) => {
@@ -64,15 +73,22 @@ export class ReleaseCheckCollector {
   }
 
   async captureSide(job: CaptureSideJob): Promise<void> {
-    const em = acrossWorkspaces(this.orm.em);
-    const artifact = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
-    if (!artifact || artifact.check.revision !== job.revision || artifact[job.side]) return;
+    const artifact = await this.whenDatabaseAnswers(job, async () => {
+      const em = acrossWorkspaces(this.orm.em);
+      const found = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
+      if (!found || found.check.revision !== job.revision || found[job.side]) return null;
+      // Only the first capture of a revision finds it queued; the others need not ask the database again.
+      if (found.check.collectionStatus === 'queued') {
+        await em.nativeUpdate(
+          ReleaseCheck,
+          { id: found.check.id, revision: job.revision, collectionStatus: 'queued' },
+          { collectionStatus: 'running' },
+        );
+      }
+      return found;
+    });
+    if (!artifact) return;
     const check = artifact.check;
-    await em.nativeUpdate(
-      ReleaseCheck,
-      { id: check.id, revision: job.revision, collectionStatus: 'queued' },
-      { collectionStatus: 'running' },
-    );
     const page = check.pages[artifact.pageIndex];
     const url = sideUrl(check, artifact.pageIndex, job.side);
     const result = await this.capture.engine.capture({
@@ -81,6 +97,8 @@ export class ReleaseCheckCollector {
       priority: 'release',
       ...(page.required_selector ? { requiredSelector: page.required_selector } : {}),
       ...(check.maskSelectors.length ? { maskSelectors: check.maskSelectors } : {}),
+      // Production and preview of an unchanged page are often the same document: one scan serves both.
+      ...(this.shortcuts.shareScans ? { scanScope: `${check.id}/${job.revision}/${artifact.viewport}` } : {}),
     });
     await this.recordSide(job, await this.storeCapture(job, result));
   }
@@ -103,8 +121,9 @@ export class ReleaseCheckCollector {
   }
 
   async compareArtifact(job: CompareArtifactJob): Promise<void> {
-    const em = acrossWorkspaces(this.orm.em);
-    const artifact = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
+    const artifact = await this.whenDatabaseAnswers(job, () =>
+      acrossWorkspaces(this.orm.em).findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] }),
+    );
     if (!artifact || artifact.check.revision !== job.revision || artifact.comparison) return;
     const { production, preview } = artifact;
     if (production?.state !== 'captured' || preview?.state !== 'captured') return;
@@ -114,21 +133,24 @@ export class ReleaseCheckCollector {
     ]);
     const comparison = await compareEvidence(productionEvidence, previewEvidence, {
       mismatchThreshold: artifact.check.mismatchThreshold,
+      onlyChangedRows: this.shortcuts.onlyChangedRows,
     });
     const { diff_png, ...screenshot } = comparison.screenshot;
     const diffKey = diff_png ? `${this.folder(job)}/diff-${randomUUID()}.png` : null;
     if (diff_png && diffKey) await this.store.put(diffKey, diff_png);
     const stored: StoredComparison = { ...comparison, screenshot: { ...screenshot, diff_key: diffKey } };
 
-    await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
-      const check = await this.lockCurrent(tx, job.checkId, job.revision);
-      if (!check) return;
-      const current = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
-      if (current.comparison) return;
-      current.comparison = stored;
-      current.state = 'compared';
-      await this.finalizeIfCollected(tx, check);
-    });
+    await this.whenDatabaseAnswers(job, () =>
+      acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+        const check = await this.lockCurrent(tx, job.checkId, job.revision);
+        if (!check) return;
+        const current = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
+        if (current.comparison) return;
+        current.comparison = stored;
+        current.state = 'compared';
+        await this.finalizeIfCollected(tx, check);
+      }),
+    );
   }
 
   /** A comparison that failed on every attempt leaves the pair without comparable evidence: counted missing. */
@@ -239,20 +261,31 @@ export class ReleaseCheckCollector {
   }
 
   private async recordSide(job: CaptureSideJob, record: SideRecord): Promise<void> {
-    const needsComparison = await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
-      const check = await this.lockCurrent(tx, job.checkId, job.revision);
-      if (!check) return false;
-      const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
-      if (artifact[job.side]) return false;
-      artifact[job.side] = record;
-      const other = artifact[otherSide(job.side)];
-      if (record.state === 'missing' || other?.state === 'missing') {
-        artifact.state = 'missing';
-        await this.finalizeIfCollected(tx, check);
-        return false;
-      }
-      return other?.state === 'captured';
-    });
+    const needsComparison = await this.whenDatabaseAnswers(job, () =>
+      acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+        const check = await this.lockCurrent(tx, job.checkId, job.revision);
+        if (!check) return false;
+        const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
+        if (artifact[job.side]) {
+          // Recorded already: by a duplicate run, or by this run's own commit, which went through while the database
+          // went away before answering. The comparison that commit called for was then never queued: queue it now
+          // (its job id makes a second enqueue harmless) rather than leave the pair to the resume sweep.
+          return (
+            artifact.state === 'collecting' &&
+            artifact.production?.state === 'captured' &&
+            artifact.preview?.state === 'captured'
+          );
+        }
+        artifact[job.side] = record;
+        const other = artifact[otherSide(job.side)];
+        if (record.state === 'missing' || other?.state === 'missing') {
+          artifact.state = 'missing';
+          await this.finalizeIfCollected(tx, check);
+          return false;
+        }
+        return other?.state === 'captured';
+      }),
+    );
     if (needsComparison) {
       await this.enqueueComparison({ checkId: job.checkId, revision: job.revision, artifactId: job.artifactId });
     }
@@ -260,6 +293,17 @@ export class ReleaseCheckCollector {
 
   private async enqueueComparison(data: CompareArtifactJob): Promise<void> {
     await this.comparisons.add(JOBS.compareArtifact, data, compareJobOptions(data));
+  }
+
+  /**
+   * A capture or comparison in hand is recorded once PostgreSQL is back from a restart, rather than spending the
+   * job's attempts (each would render again) and ending as missing evidence through no fault of the page.
+   */
+  private whenDatabaseAnswers<T>(job: { artifactId: string }, work: () => Promise<T>): Promise<T> {
+    return whenDatabaseAnswers(work, {
+      onWait: (error) =>
+        this.logger.warn({ err: error }, `PostgreSQL is unreachable: artifact ${job.artifactId} waits for it`),
+    });
   }
 
   /** The check, row-locked, if it is still at the revision the job was queued for. */
@@ -271,6 +315,10 @@ export class ReleaseCheckCollector {
   /** Called with the check's row lock held: when nothing is left to collect, the revision's outcome is set. */
   private async finalizeIfCollected(tx: EntityManager, check: ReleaseCheck): Promise<void> {
     if (check.collectionStatus === 'completed' || check.collectionStatus === 'incomplete') return;
+    // Nearly every call finds work left: one count says so, and only the last call reads every artifact.
+    await tx.flush();
+    const left = await tx.count(ReleaseCheckArtifact, { check, revision: check.revision, state: 'collecting' });
+    if (left > 0) return;
     const artifacts = await tx.find(ReleaseCheckArtifact, { check, revision: check.revision });
     const status = collectionStatusOf(artifacts);
     if (status !== 'completed' && status !== 'incomplete') return;

@@ -22,8 +22,9 @@ export class ReleaseCheckProcessor implements OnApplicationBootstrap, BeforeAppl
 
   onApplicationBootstrap(): void {
     const stopped = (error: unknown) => this.logger.warn({ err: error }, 'release-check processing stopped');
+    // Twice the capture budget: while a job writes its files and rows, the next one already holds the free slot.
     this.captures
-      .process(JOBS.captureSide, this.config.captureConcurrency, (job: Job<CaptureSideJob>) =>
+      .process(JOBS.captureSide, this.config.captureConcurrency * 2, (job: Job<CaptureSideJob>) =>
         this.collector.captureSide(job.data),
       )
       .catch(stopped);

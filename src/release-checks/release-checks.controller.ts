@@ -19,6 +19,7 @@ import { ArtifactFileParams, GetReleaseCheckQuery, ListReleaseChecksQuery } from
 import { ReleaseCheckDto, type ReleaseCheckFieldsDto, ReleaseCheckListDto } from './dto/release-check.dto';
 import { ReviewReleaseCheckDto } from './dto/review.dto';
 import { ReleaseChecksService } from './release-checks.service';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('release-checks')
 @Controller('release-checks')
@@ -35,6 +36,7 @@ export class ReleaseChecksController {
   }
 
   @Post()
+  @Idempotent()
   @RequireScopes('monitors:write', 'monitors:read')
   @ApiOperation({ operationId: 'createReleaseCheck', summary: 'Create a release check' })
   @ApiOkResponse({ type: ReleaseCheckDto, description: 'An identical earlier request with this request_key.' })
@@ -78,6 +80,7 @@ export class ReleaseChecksController {
   }
 
   @Post(':id/rerun')
+  @Idempotent()
   @HttpCode(202)
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'rerunReleaseCheck', summary: 'Collect the evidence again as a new revision' })

@@ -3,6 +3,10 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RedisService } from '../redis/redis.module';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
+import { AlertDestination } from '../alerts/entities/alert-destination.entity';
+import { UptimeReader } from '../monitors/uptime-reader';
+import { Report } from '../reports/entities/report.entity';
+import { StatusPage } from '../status-pages/entities/status-page.entity';
 
 const DAY_SECONDS = 24 * 3600;
 /** Counts are gathered in memory and added to Redis this often: one INCRBY per workspace, not one per request. */
@@ -20,6 +24,9 @@ export interface WorkspaceUsage {
   monitors: number;
   checks_this_month: number;
   release_checks_this_month: number;
+  alert_destinations: number;
+  status_pages: number;
+  reports: number;
   api_requests_today: number;
 }
 
@@ -36,6 +43,7 @@ export class UsageService implements OnApplicationShutdown {
   constructor(
     private readonly redis: RedisService,
     private readonly em: EntityManager,
+    private readonly uptime: UptimeReader,
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
@@ -54,22 +62,23 @@ export class UsageService implements OnApplicationShutdown {
   /** The workspace's usage; called in a request acting in that workspace (the counts go through its scope). */
   async ofWorkspace(workspaceId: string, at = new Date()): Promise<WorkspaceUsage> {
     const monthStart = startOfUtcMonth(at);
-    const [monitors, releaseChecks, checks, requests] = await Promise.all([
+    const [monitors, releaseChecks, destinations, statusPages, reports, checks, requests] = await Promise.all([
       this.em.count(Monitor, {}),
       this.em.count(ReleaseCheck, { createdAt: { $gte: monthStart } }),
-      // Raw SQL is outside the ORM's workspace filter, so it names the workspace itself.
-      this.em.execute<{ total: string }[]>(
-        `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
-         join monitors m on m.id = r.monitor_id where m.workspace_id = ? and r.hour >= ?`,
-        [workspaceId, monthStart],
-      ),
+      this.em.count(AlertDestination, {}),
+      this.em.count(StatusPage, {}),
+      this.em.count(Report, {}),
+      // From the hourly rollups (raw results may be pruned), through the one reader of them.
+      this.uptime.workspaceChecks(workspaceId, monthStart),
       this.requestsToday(workspaceId, at),
     ]);
     return {
       monitors,
-      // From the hourly rollups: raw results may be pruned.
-      checks_this_month: Number(checks[0]?.total ?? 0),
+      checks_this_month: checks,
       release_checks_this_month: releaseChecks,
+      alert_destinations: destinations,
+      status_pages: statusPages,
+      reports,
       api_requests_today: requests,
     };
   }

@@ -18,6 +18,7 @@ import {
   WorkspaceMemberListDto,
 } from './dto/workspace.dto';
 import { WorkspacesService } from './workspaces.service';
+import { Idempotent } from '../common/idempotency';
 
 @ApiTags('workspaces')
 @Controller('workspaces')
@@ -34,6 +35,7 @@ export class WorkspacesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ operationId: 'createWorkspace', summary: 'Create a workspace' })
   @ApiCreatedResponse({ type: WorkspaceDto, description: 'The new workspace.' })
   @ApiProblemResponses(400, 413)
@@ -74,6 +76,7 @@ export class WorkspacesController {
   }
 
   @Post(':id/members')
+  @Idempotent()
   @ApiOperation({ operationId: 'addWorkspaceMember', summary: 'Add a person to a workspace' })
   @ApiCreatedResponse({ type: AddedWorkspaceMemberDto, description: 'The new member.' })
   @ApiProblemResponses(400, 404, 409, 413)

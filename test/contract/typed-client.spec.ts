@@ -19,9 +19,13 @@ describe('integrators get a working, typed client from openapi.yaml', () => {
     expect(`${stdout}${stderr}`).toContain('Your API description is valid');
   });
 
-  it('the committed client types are what openapi-typescript generates from openapi.yaml today', async () => {
+  it('the committed client types are what `npm run api-client` generates from openapi.yaml today', async () => {
     const fresh = join(mkdtempSync(join(tmpdir(), 'vigil-client-')), 'schema.d.ts');
-    await run(bin('openapi-typescript'), ['openapi.yaml', '-o', fresh], { cwd: ROOT, env: quiet });
+    // As package.json's `api-client` script: a field with a default stays optional in a request body.
+    await run(bin('openapi-typescript'), ['openapi.yaml', '-o', fresh, '--default-non-nullable', 'false'], {
+      cwd: ROOT,
+      env: quiet,
+    });
     expect(readFileSync(join(ROOT, 'libs/api-client/schema.d.ts'), 'utf8')).toBe(readFileSync(fresh, 'utf8'));
   });
 

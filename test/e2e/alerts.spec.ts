@@ -287,6 +287,17 @@ describe('alerts: rules, destinations and a delivery log that loses nothing', ()
         .status,
     ).toBe(404);
   });
+
+  it('deletes a rule: it is gone from the monitor, and deleting it again is a 404', async () => {
+    const hook = await destination({ name: 'Gone', type: 'webhook', config: { url: `${receiver.origin}/gone` } });
+    const monitorId = await monitorOf('/gone');
+    const rule = await key.client.post(`/monitors/${monitorId}/rules`, { event: 'down', destination_ids: [hook.id] });
+    const stranger = await createAccount(new ApiClient(service.baseUrl));
+    expect((await stranger.session.delete(`/monitors/${monitorId}/rules/${rule.body.id}`)).status).toBe(404);
+    expect((await key.client.delete(`/monitors/${monitorId}/rules/${rule.body.id}`)).status).toBe(204);
+    expect((await key.client.get(`/monitors/${monitorId}/rules`)).body.data).toEqual([]);
+    expect((await key.client.delete(`/monitors/${monitorId}/rules/${rule.body.id}`)).status).toBe(404);
+  });
 });
 
 describe('alert destinations outside the test suite’s private-target allowance', () => {

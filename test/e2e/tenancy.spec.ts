@@ -54,6 +54,9 @@ const VALID_BODIES: Record<string, unknown> = {
   updateAlertRule: { enabled: false },
   createAlertRule: { event: 'down', destination_ids: ['00000000-0000-4000-8000-000000000000'] },
   createMonitorsFromCrawl: { urls: ['https://example.com/'] },
+  updateStatusPage: { published: false },
+  createIncident: { title: 'Taken over', impact: 'critical', message: 'Down' },
+  updateIncident: { status: 'resolved', message: 'Fine' },
 };
 
 /**
@@ -75,7 +78,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
     site.set('/shop', page({ body: '<h1>Shop</h1><p class="price">$10</p>' }));
     site.set('/prod/pricing', page());
     site.set('/preview/pricing', page());
-    service = await startTestApp();
+    // Every answer to a known caller spends its bucket, refusals too; this file calls each operation as B many times.
+    service = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
     const api = new ApiClient(service.baseUrl);
     [alice, bob] = [await createAccount(api), await createAccount(api)];
     aliceKey = await issueKey(alice, [...SCOPES]);
@@ -128,6 +132,30 @@ describe("another workspace's resources are a 404 for every operation, with ever
     const crawl = await aliceKey.client.post('/crawl', { url: `${site.origin}/shop`, max_depth: 0 });
     expect(crawl.status).toBe(202);
     ids.crawl = crawl.body.id;
+    const statusPage = await aliceKey.client.post('/status-pages', {
+      slug: `alice-${Date.now().toString(36)}`,
+      title: 'Alice',
+      published: true,
+      components: [{ name: 'Shop', monitor_ids: [ids.monitor] }],
+    });
+    expect(statusPage.status).toBe(201);
+    ids.statusPage = statusPage.body.id;
+    const incident = await aliceKey.client.post(`/status-pages/${ids.statusPage}/incidents`, {
+      title: 'Slow',
+      impact: 'minor',
+      message: 'Looking',
+    });
+    ids.incident = incident.body.id;
+    const report = await aliceKey.client.post('/reports', {
+      name: 'Alice',
+      type: 'uptime',
+      period: { preset: 'last_7_days' },
+      format: 'json',
+    });
+    ids.report = report.body.id;
+    const run = await aliceKey.client.post(`/reports/${ids.report}/generate`);
+    expect(run.status).toBe(200);
+    ids.run = run.body.id;
   });
   afterAll(async () => {
     await service.close();
@@ -155,6 +183,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
       'alert-destinations': ids.destination,
       'webhook-deliveries': ids.delivery,
       crawl: ids.crawl,
+      'status-pages': ids.statusPage,
+      reports: ids.report,
       users: ids.key,
       workspaces: alice.workspaceId,
     };
@@ -165,6 +195,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
           : {
               artifact_id: ids.artifact,
               rule_id: ids.rule,
+              incident_id: ids.incident,
+              run_id: ids.run,
               user_id: alice.id,
               name: resource === 'changes' ? 'after.png' : 'preview.png',
             }[name];
@@ -216,6 +248,12 @@ describe("another workspace's resources are a 404 for every operation, with ever
     expect(monitor.body.badge_enabled).toBe(false);
     const change = await aliceKey.client.get(`/changes/${ids.change}`);
     expect(change.body.archived).toBe(false);
+    expect((await aliceKey.client.get(`/status-pages/${ids.statusPage}`)).body.published).toBe(true);
+    const incidents = await aliceKey.client.get(`/status-pages/${ids.statusPage}/incidents`);
+    expect(incidents.body.data.map((incident: Json) => [incident.title, incident.status])).toEqual([
+      ['Slow', 'investigating'],
+    ]);
+    expect((await aliceKey.client.get(`/reports/${ids.report}`)).status).toBe(200);
     expect((await aliceKey.client.get(`/release-checks/${ids.releaseCheck}`)).body.review.decision).toBeNull();
     const keys = await alice.session.get('/users/me/api-keys');
     expect(keys.body.data.find((key: Json) => key.id === ids.key).revoked_at).toBeNull();
@@ -238,6 +276,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
       ['/webhook-deliveries', { destination_id: ids.destination }],
       ['/a11y-scans', { monitor_id: ids.monitor }],
       ['/crawl'],
+      ['/status-pages'],
+      ['/reports'],
     ];
     for (const [path, query] of lists) {
       for (const client of [bob.session, bobKey.client]) {

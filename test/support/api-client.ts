@@ -61,7 +61,7 @@ export class ApiClient {
     const text = await response.text();
     const contentType = response.headers.get('content-type');
     const body = text && /json/.test(contentType ?? '') ? JSON.parse(text) : text || undefined;
-    contractValidator().assertResponse(method, url, response.status, contentType, body);
+    contractValidator().assertResponse(method, url, response.status, contentType, body, response.headers);
     return { status: response.status, headers: response.headers, body: body as T };
   }
 

@@ -57,8 +57,18 @@ export class ContractValidator {
     return validate;
   }
 
-  /** Throws with a readable reason when the response breaks the contract. */
-  assertResponse(method: string, requestPath: string, status: number, contentType: string | null, body: unknown): void {
+  /**
+   * Throws with a readable reason when the response breaks the contract: an undocumented status, another content
+   * type, a body its schema refuses, or (given the headers) a header documented as `required` that is missing.
+   */
+  assertResponse(
+    method: string,
+    requestPath: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+    headers?: Headers,
+  ): void {
     const path = requestPath.split('?')[0].replace(/^\/api(\/v1)?(?=\/)/, '');
     const fullPath = requestPath.split('?')[0];
     if (OUTSIDE_CONTRACT.some((pattern) => pattern.test(fullPath))) return;
@@ -79,6 +89,13 @@ export class ContractValidator {
     if (!documented)
       throw new Error(`${where}: status ${status} is not documented for ${operation.method} ${operation.template}`);
     const response = this.resolve(documented);
+    if (headers) {
+      for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+        if (this.resolve(header).required === true && !headers.has(name)) {
+          throw new Error(`${where}: the documented header ${name} is missing`);
+        }
+      }
+    }
     const content = response.content as Record<string, Json> | undefined;
     if (!content) {
       if (body !== undefined && body !== '') throw new Error(`${where}: documented without a body, but got one`);

@@ -1,5 +1,5 @@
-import { NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { DomainError, RateLimited } from '../../src/common/errors/domain-errors';
+import { BadRequestException, ForbiddenException, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { DomainError, RateLimited, Unauthenticated } from '../../src/common/errors/domain-errors';
 import { problemFrom } from '../../src/common/errors/problem-details';
 
 describe('problem details', () => {
@@ -35,5 +35,21 @@ describe('problem details', () => {
       detail: 'No route matches /x.',
     });
     expect(problemFrom(new UnauthorizedException(), '/x').body.code).toBe('unauthenticated');
+  });
+
+  it('answers every 401 with a WWW-Authenticate challenge', () => {
+    expect(problemFrom(new Unauthenticated(), '/x').headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+    expect(problemFrom(new UnauthorizedException(), '/x').headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+  });
+
+  it('gives every 400 its errors, even one the framework raised', () => {
+    expect(problemFrom(new BadRequestException('Unexpected input'), '/x').body).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field: 'request', message: 'Unexpected input' }],
+    });
+  });
+
+  it('never answers a 403 without required_scope: a bare one is a bug, answered as a 500', () => {
+    expect(problemFrom(new ForbiddenException(), '/x').status).toBe(500);
   });
 });

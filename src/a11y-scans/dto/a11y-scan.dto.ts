@@ -15,7 +15,11 @@ import {
 const FAILURE_REASONS = ['http_error', 'navigation_failed', 'timeout', 'target_not_public', 'capture_failed'];
 
 export class StartA11yScanDto {
-  @EnumArrayField(VIEWPORTS, 'Viewport', { optional: true, description: 'The viewports to scan at; both by default.' })
+  @EnumArrayField(VIEWPORTS, 'Viewport', {
+    optional: true,
+    default: [...VIEWPORTS],
+    description: 'The viewports to scan at; both by default.',
+  })
   viewports?: Viewport[];
 }
 

@@ -205,13 +205,13 @@ export class CreateAlertRuleDto {
   @IntField({ optional: true, min: 1, max: 120_000, description: 'Required for `response_time`.' })
   threshold_ms?: number;
 
-  @BooleanField({ optional: true, description: 'Tell the same destinations when it recovers (default true).' })
+  @BooleanField({ optional: true, default: true, description: 'Tell the same destinations when it recovers.' })
   notify_recovery?: boolean;
 
   @IntField({ optional: true, min: 5, max: 10_080 })
   reminder_minutes?: number;
 
-  @BooleanField({ optional: true, description: 'Default true.' })
+  @BooleanField({ optional: true, default: true })
   enabled?: boolean;
 }
 

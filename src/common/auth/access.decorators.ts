@@ -13,9 +13,9 @@ export const ACCESS_RULE = 'vigil:access-rule';
 export const API_KEY_SCHEME = 'ApiKeyAuth';
 export const SESSION_SCHEME = 'BearerAuth';
 
-/** No credentials needed. */
+/** No credentials needed. Every route, public or not, may fail with a 500 (documented here and below). */
 export function Public(): MethodDecorator & ClassDecorator {
-  return SetMetadata(ACCESS_RULE, { kind: 'public' } satisfies AccessRule);
+  return applyDecorators(SetMetadata(ACCESS_RULE, { kind: 'public' } satisfies AccessRule), ApiProblemResponses(500));
 }
 
 /** The optional header naming the workspace a session acts in, on every route that acts in one. */
@@ -39,7 +39,7 @@ export function RequireScopes(...scopes: [Scope, ...Scope[]]): MethodDecorator &
     ApiBearerAuth(SESSION_SCHEME),
     ApiExtension('x-required-scopes', scopes),
     ApiWorkspaceHeader(),
-    ApiProblemResponses(401, 403, 429),
+    ApiProblemResponses(401, 403, 429, 500),
   );
 }
 
@@ -50,7 +50,7 @@ export function RequireSession(permission: SessionPermission): MethodDecorator &
     ApiBearerAuth(SESSION_SCHEME),
     ApiExtension('x-required-permission', permission),
     ...(WORKSPACE_ACTS.includes(permission) ? [ApiWorkspaceHeader()] : []),
-    ApiProblemResponses(401, 403, 429),
+    ApiProblemResponses(401, 403, 429, 500),
   );
 }
 

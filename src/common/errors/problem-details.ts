@@ -17,10 +17,13 @@ export interface ProblemResponse {
   body: ProblemBody;
 }
 
+/**
+ * HTTP exceptions raised by the framework rather than by our code. A bare 403 is not among them: every refusal here
+ * is an InsufficientScope naming the missing scope, so a 403 without one would be a bug (answered as a 500).
+ */
 const CODE_BY_STATUS: Partial<Record<number, ProblemCode>> = {
   [HttpStatus.BAD_REQUEST]: 'validation_failed',
   [HttpStatus.UNAUTHORIZED]: 'unauthenticated',
-  [HttpStatus.FORBIDDEN]: 'insufficient_scope',
   [HttpStatus.NOT_FOUND]: 'not_found',
   [HttpStatus.METHOD_NOT_ALLOWED]: 'not_found',
   [HttpStatus.CONFLICT]: 'conflict',
@@ -40,7 +43,8 @@ export function problem(
   const { status, title } = PROBLEM_CODES[code];
   return {
     status,
-    headers,
+    // RFC 9110: a 401 names how to authenticate.
+    headers: status === 401 ? { 'WWW-Authenticate': 'Bearer', ...headers } : headers,
     body: { type: `urn:vigil:problem:${code}`, title, status, detail, instance, code, ...members },
   };
 }
@@ -75,7 +79,9 @@ export function problemFrom(error: unknown, instance: string): ProblemResponse {
     const code = CODE_BY_STATUS[status];
     if (code) {
       const detail = status === 404 || status === 405 ? `No route matches ${instance}.` : error.message;
-      return problem(code, detail, instance);
+      // A 400 always says what was wrong, field by field.
+      const members = code === 'validation_failed' ? { errors: [{ field: 'request', message: detail }] } : {};
+      return problem(code, detail, instance, members);
     }
   }
   return problem('internal', 'Something went wrong on our side. It has been logged.', instance);

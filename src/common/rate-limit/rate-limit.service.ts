@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RedisService } from '../../redis/redis.module';
+import type { Principal } from '../auth/principal';
+import { RateLimited } from '../errors/domain-errors';
 
 const WINDOW_SECONDS = 60;
 
@@ -37,6 +40,21 @@ export class RateLimitService {
       this.limiters.set(points, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * Spends one request of an authenticated caller's bucket: one per API key, one per person for sessions (whichever
+   * workspace they act in). Sets the RateLimit-* headers on the response and refuses with 429 once the bucket is spent.
+   */
+  async admit(principal: Principal, response: Response): Promise<void> {
+    const bucket = principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
+    const state = await this.consume(bucket, principal.rateLimitPerMinute);
+    response.set({
+      'RateLimit-Limit': String(state.limit),
+      'RateLimit-Remaining': String(state.remaining),
+      'RateLimit-Reset': String(state.resetSeconds),
+    });
+    if (!state.allowed) throw new RateLimited(state.resetSeconds);
   }
 
   async consume(bucket: string, limit: number): Promise<RateLimitState> {

@@ -36,12 +36,15 @@ interface FieldOptions {
   /** `null` is a value of its own (e.g. "remove the keyword"); without this, a `null` is refused like any bad value. */
   nullable?: boolean;
   description?: string;
+  /** What the service uses when the field is left out (documented as the schema's `default`). */
+  default?: unknown;
 }
 
 function documented(options: FieldOptions, schema: ApiPropertyOptions): PropertyDecorator {
   const full = {
     ...schema,
     ...(options.nullable ? { nullable: true } : {}),
+    ...(options.default !== undefined ? { default: options.default } : {}),
     ...(options.description ? { description: options.description } : {}),
   };
   return options.optional ? ApiPropertyOptional(full) : ApiProperty(full);

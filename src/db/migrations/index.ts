@@ -8,6 +8,8 @@ import { Migration20261124230927 } from './Migration20261124230927';
 import { Migration20261124233505 } from './Migration20261124233505';
 import { Migration20261125003034 } from './Migration20261125003034';
 import { Migration20261125003642 } from './Migration20261125003642';
+import { Migration20261125015325 } from './Migration20261125015325';
+import { Migration20261125015605 } from './Migration20261125015605';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -20,4 +22,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261124233505', class: Migration20261124233505 },
   { name: 'Migration20261125003034', class: Migration20261125003034 },
   { name: 'Migration20261125003642', class: Migration20261125003642 },
+  /** Status pages with their incidents and updates; reports and their runs. */
+  { name: 'Migration20261125015325', class: Migration20261125015325 },
+  /** Idempotency-Key records of creates (24 hours), answers encrypted. */
+  { name: 'Migration20261125015605', class: Migration20261125015605 },
 ];

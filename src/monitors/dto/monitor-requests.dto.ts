@@ -49,14 +49,15 @@ export class CreateMonitorDto {
   @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
   mode?: MonitorMode;
 
-  @IntField({ optional: true, min: 30, max: 86_400, description: 'Seconds between scheduled checks. Default 300.' })
+  @IntField({ optional: true, min: 30, max: 86_400, default: 300, description: 'Seconds between scheduled checks.' })
   interval_seconds?: number;
 
   @IntField({
     optional: true,
     min: 1,
     max: 120,
-    description: 'A check that takes longer fails with `timeout`. Default 30.',
+    default: 30,
+    description: 'A check that takes longer fails with `timeout`.',
   })
   timeout_seconds?: number;
 

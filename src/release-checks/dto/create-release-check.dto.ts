@@ -44,7 +44,7 @@ export class CreateReleaseCheckDto {
   @NestedArrayField(() => PagePairRequestDto, { minItems: 1, maxItems: 200 })
   pages: PagePairRequestDto[];
 
-  @EnumArrayField(VIEWPORTS, 'Viewport', { optional: true, description: 'Defaults to both.' })
+  @EnumArrayField(VIEWPORTS, 'Viewport', { optional: true, default: [...VIEWPORTS], description: 'Both by default.' })
   viewports?: Viewport[];
 
   @TextArrayField({
@@ -59,7 +59,8 @@ export class CreateReleaseCheckDto {
     optional: true,
     min: 0,
     max: 1,
-    description: 'Share of differing pixels (0 to 1) up to which screenshots count as the same. Default 0.',
+    default: 0,
+    description: 'Share of differing pixels (0 to 1) up to which screenshots count as the same.',
   })
   mismatch_threshold?: number;
 }

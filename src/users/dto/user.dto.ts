@@ -46,6 +46,15 @@ export class PlanLimitsDto {
   @ApiProperty({ type: 'integer' })
   release_checks_per_month: number;
 
+  @ApiProperty({ type: 'integer' })
+  alert_destinations: number;
+
+  @ApiProperty({ type: 'integer' })
+  status_pages: number;
+
+  @ApiProperty({ type: 'integer' })
+  reports: number;
+
   @ApiProperty({ type: 'integer', description: 'Default ceiling of each API key.' })
   requests_per_minute: number;
 }
@@ -67,6 +76,15 @@ export class UsageDto {
 
   @ApiProperty({ type: 'integer' })
   release_checks_this_month: number;
+
+  @ApiProperty({ type: 'integer' })
+  alert_destinations: number;
+
+  @ApiProperty({ type: 'integer' })
+  status_pages: number;
+
+  @ApiProperty({ type: 'integer' })
+  reports: number;
 
   @ApiProperty({
     type: 'integer',

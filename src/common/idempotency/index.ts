@@ -1,0 +1,3 @@
+export { Idempotent } from './idempotent.decorator';
+export { IdempotencyModule } from './idempotency.module';
+export { IDEMPOTENCY_HEADER } from './idempotency-key';

@@ -1,0 +1,142 @@
+import { ApiClient } from '../support/api-client';
+import { createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
+import { waitForCollection } from '../support/release-checks';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { page, TestSite } from '../support/test-site';
+import { CaptureEngineProvider } from '../../src/capture/capture-engine.provider';
+import { ReleaseCheckCollector } from '../../src/release-checks/release-check-collector';
+
+/**
+ * The collector's shortcuts never change the evidence: the same release check is collected with them on and off, and
+ * every record, file (screenshots, text, diff images), finding and comparison must be the same.
+ */
+describe('release-check shortcuts give exactly the evidence of a full run', () => {
+  let service: TestApp;
+  let site: TestSite;
+  let ci: IssuedKey;
+
+  /** Pages with findings of several kinds; the same document on both sides unless a pair changes it. */
+  const body = (heading: string, extra = '') =>
+    `<h1>${heading}</h1>
+     <p style="color: #aaa">Low contrast copy.</p>
+     <img src="/missing.png" width="60" height="30">
+     <a href="/next"></a>
+     <form><input name="email"></form>
+     ${extra}
+     ${'<p>More copy, so the page is taller than the mobile viewport.</p>'.repeat(25)}`;
+
+  beforeAll(async () => {
+    site = await new TestSite().start();
+    // Identical on both sides: one scan may serve both.
+    site.set('/prod/pricing', page({ body: body('Pricing'), robots: 'index, follow' }));
+    site.set('/preview/pricing', page({ body: body('Pricing'), robots: 'index, follow' }));
+    site.set('/prod/about', page({ title: 'About', body: body('About us', '<button></button>') }));
+    site.set('/preview/about', page({ title: 'About', body: body('About us', '<button></button>') }));
+    // Different on preview: a changed word, a new finding, a taller page, a different canonical.
+    site.set('/prod/plans', page({ title: 'Plans', body: body('Plans') }));
+    site.set(
+      '/preview/plans',
+      page({ title: 'Plans', body: body('Our plans', '<img src="/new.png" width="80" height="80">') }),
+    );
+    // Different in one word of the heading: the screenshots keep their size and differ in a few rows.
+    site.set('/prod/team', page({ title: 'Team', body: body('Our team') }));
+    site.set('/preview/team', page({ title: 'Team', body: body('Our crew') }));
+    site.set('/prod/contact', page({ title: 'Contact', body: body('Contact'), canonical: '/contact' }));
+    site.set('/preview/contact', page({ title: 'Contact', body: body('Contact'), canonical: '/contact-us' }));
+
+    service = await startTestApp();
+    const person = await createAccount(new ApiClient(service.baseUrl));
+    ci = await issueKey(person, ['monitors:read', 'monitors:write']);
+    const admin = await signInAsAdmin(new ApiClient(service.baseUrl));
+    await admin.put(`/admin/api-keys/${ci.id}/rate-limit`, { requests_per_minute: 100_000 });
+  });
+
+  afterAll(async () => {
+    await service.close();
+    await site.stop();
+  });
+
+  async function collect(label: string): Promise<any> {
+    const created = await ci.client.post('/release-checks', {
+      name: `shortcuts ${label}`,
+      production_url: `${site.origin}/prod`,
+      preview_url: `${site.origin}/preview`,
+      request_key: `shortcuts-${label}-${Date.now()}`,
+      pages: ['/pricing', '/about', '/plans', '/team', '/contact'].map((path) => ({
+        production_path: path,
+        preview_path: path,
+      })),
+      viewports: ['desktop', 'mobile'],
+    });
+    expect(created.status).toBe(201);
+    return waitForCollection(ci.client, created.body.id);
+  }
+
+  /** A file of the check's artifact, as bytes (the test client reads bodies as text). */
+  async function file(url: string | null): Promise<Buffer | null> {
+    if (url === null) return null;
+    const response = await fetch(`${service.baseUrl}${url}`, { headers: { 'X-API-Key': ci.secret } });
+    expect(response.status).toBe(200);
+    return Buffer.from(await response.arrayBuffer());
+  }
+
+  /** Everything an artifact holds, files included, with what names this check or when it ran left out. */
+  async function evidenceOf(artifact: any): Promise<Record<string, unknown>> {
+    const side = async (record: any) => ({
+      ...record,
+      captured_at: 'when',
+      screenshot_url: await file(record.screenshot_url),
+      text_url: (await file(record.text_url))?.toString('utf8'),
+    });
+    const { screenshot } = artifact.comparison;
+    return {
+      ...artifact,
+      id: 'artifact',
+      production: await side(artifact.production),
+      preview: await side(artifact.preview),
+      comparison: { ...artifact.comparison, screenshot: { ...screenshot, diff_url: await file(screenshot.diff_url) } },
+    };
+  }
+
+  it('shares scans between identical documents and records the same evidence as scanning every page', async () => {
+    const engine = service.app.get(CaptureEngineProvider).engine;
+    const collector = service.app.get(ReleaseCheckCollector);
+
+    const sharedBefore = engine.scansShared();
+    const withShortcuts = await collect('on');
+    const shared = engine.scansShared() - sharedBefore;
+
+    Object.assign(collector.shortcuts, { shareScans: false, onlyChangedRows: false });
+    try {
+      const sharedBeforeFull = engine.scansShared();
+      const full = await collect('off');
+      expect(engine.scansShared() - sharedBeforeFull).toBe(0);
+
+      // Two identical pairs at two viewports.
+      expect(shared).toBe(4);
+      for (const check of [withShortcuts, full]) {
+        expect(check).toMatchObject({
+          collection_status: 'completed',
+          summary: { pairs: 10, captured: 10, missing: 0, with_differences: 6 },
+        });
+      }
+      expect(withShortcuts.summary).toEqual(full.summary);
+      expect(withShortcuts.artifacts.length).toBe(full.artifacts.length);
+      for (let index = 0; index < full.artifacts.length; index++) {
+        const [ours, theirs] = await Promise.all([
+          evidenceOf(withShortcuts.artifacts[index]),
+          evidenceOf(full.artifacts[index]),
+        ]);
+        expect(ours).toEqual(theirs);
+      }
+      // The comparison found what the pages differ in.
+      const plans = full.artifacts.find((artifact: any) => artifact.production_path === '/plans');
+      expect(plans.comparison).toMatchObject({ has_differences: true, text: { changed: true } });
+      expect(plans.comparison.findings.new.length).toBeGreaterThan(0);
+      const team = full.artifacts.find((artifact: any) => artifact.production_path === '/team');
+      expect(team.comparison.screenshot).toMatchObject({ changed: true, diff_url: expect.any(String) });
+    } finally {
+      Object.assign(collector.shortcuts, { shareScans: true, onlyChangedRows: true });
+    }
+  });
+});
