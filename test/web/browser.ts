@@ -88,3 +88,24 @@ export async function signInThroughForm(target: Page, email: string, password: s
   await target.getByRole('button', { name: 'Sign in' }).click();
   await target.getByRole('button', { name: 'Sign out' }).waitFor();
 }
+
+/** A new page of `context`, signed in through the sign-in form at `signInUrl`. */
+export async function signedInPage(
+  context: BrowserContext,
+  signInUrl: string,
+  email: string,
+  password: string,
+): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(signInUrl);
+  await signInThroughForm(page, email, password);
+  return page;
+}
+
+/** Switches a signed-in page to the workspace where the person is a viewer, through the header's switcher. */
+export async function switchToViewerWorkspace(tab: Page): Promise<void> {
+  const shared = await tab.locator('#workspace-switch option', { hasText: '(viewer)' }).getAttribute('value');
+  await tab.getByLabel('Workspace', { exact: true }).selectOption(shared);
+  await tab.getByRole('button', { name: 'Switch workspace' }).click();
+  await tab.getByText(/^You are now in the workspace .* \(your role: viewer\)/).waitFor();
+}

@@ -10,6 +10,7 @@ import {
   launchBrowser,
   newContext,
   screenshot,
+  signedInPage,
   signInThroughForm,
   text,
 } from './browser';
@@ -96,9 +97,7 @@ describe('the Crawl pages in the web interface (real Chromium against the real s
     });
     expect(pricing.status).toBe(201);
     context = await newContext(browser, { viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    await page.goto(url('/sign-in'));
-    await signInThroughForm(page, person.email, person.password);
+    page = await signedInPage(context, url('/sign-in'), person.email, person.password);
   }, 120_000);
 
   afterAll(async () => {
@@ -336,9 +335,7 @@ describe('the Crawl pages in the web interface (real Chromium against the real s
 
     const viewer = await newContext(browser, { viewport: { width: 390, height: 844 } });
     try {
-      const tab = await viewer.newPage();
-      await tab.goto(url('/sign-in'));
-      await signInThroughForm(tab, onlooker.email, onlooker.password);
+      const tab = await signedInPage(viewer, url('/sign-in'), onlooker.email, onlooker.password);
       await tab.getByLabel('Workspace', { exact: true }).selectOption({ index: 1 });
       await tab.getByRole('button', { name: 'Switch workspace' }).click();
       await tab.getByText(/^You are now in the workspace .* \(your role: viewer\)/).waitFor();

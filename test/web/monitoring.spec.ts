@@ -10,6 +10,7 @@ import {
   launchBrowser,
   newContext,
   screenshot,
+  signedInPage,
   signInThroughForm,
   text,
 } from './browser';
@@ -72,9 +73,7 @@ describe('monitoring in the web interface (real Chromium against the real servic
       viewport: { width: 1440, height: 900 },
       permissions: ['clipboard-read', 'clipboard-write'],
     });
-    page = await context.newPage();
-    await page.goto(url('/sign-in'));
-    await signInThroughForm(page, person.email, person.password);
+    page = await signedInPage(context, url('/sign-in'), person.email, person.password);
   }, 120_000);
 
   afterAll(async () => {
@@ -344,9 +343,7 @@ describe('monitoring in the web interface (real Chromium against the real servic
   it('a viewer reads the report but cannot attest, and is told why', async () => {
     const phone = await newContext(browser, { viewport: { width: 390, height: 844 } });
     try {
-      const tab = await phone.newPage();
-      await tab.goto(url('/sign-in'));
-      await signInThroughForm(tab, onlooker.email, onlooker.password);
+      const tab = await signedInPage(phone, url('/sign-in'), onlooker.email, onlooker.password);
       await tab.getByLabel('Workspace', { exact: true }).selectOption({ index: 1 });
       await tab.getByRole('button', { name: 'Switch workspace' }).click();
       await tab.getByText(/^You are now in the workspace .* \(your role: viewer\)/).waitFor();

@@ -62,7 +62,7 @@ describe('web interface security headers', () => {
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    // There is no public-URL setting to tell that the interface is reached over https, so no HSTS.
+    // Without PUBLIC_URL the service cannot tell it is reached over https, so no HSTS.
     expect(response.headers.get('strict-transport-security')).toBeNull();
   });
 
@@ -76,5 +76,24 @@ describe('web interface security headers', () => {
     const response = await get('/api/v1/users/me');
     expect(response.status).toBe(401);
     expect(response.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('sends HSTS on the interface and the public status page when PUBLIC_URL is https, and only then', async () => {
+    const secure = await startTestApp({ ROLE: 'api', PUBLIC_URL: 'https://vigil.example.com/' });
+    try {
+      for (const path of ['/', '/release-checks', '/status/-/status.css']) {
+        const response = await fetch(`${secure.baseUrl}${path}`);
+        expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      }
+      expect((await fetch(`${secure.baseUrl}/api/v1/users/me`)).headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await secure.close();
+    }
+    const plain = await startTestApp({ ROLE: 'api', PUBLIC_URL: 'http://vigil.internal' });
+    try {
+      expect((await fetch(`${plain.baseUrl}/`)).headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -14,6 +14,7 @@ import {
   launchBrowser,
   newContext,
   screenshot,
+  signedInPage,
   signInThroughForm,
   text,
 } from './browser';
@@ -83,9 +84,7 @@ describe('web interface (real Chromium against the real service)', () => {
     permissions: string[] = [],
   ): Promise<{ tab: Page; close: () => Promise<void> }> {
     const own = await newContext(browser, { viewport, permissions });
-    const tab = await own.newPage();
-    await tab.goto(url('/sign-in'));
-    await signInThroughForm(tab, email, password);
+    const tab = await signedInPage(own, url('/sign-in'), email, password);
     return { tab, close: () => own.close() };
   }
 

@@ -5,7 +5,7 @@ import { usePageTitle } from './components/usePageTitle';
 import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 import { useResource } from './hooks/useResource';
 import { SignInPage } from './pages/SignInPage';
-import { NotFoundPage } from './pages/StatusPages';
+import { NotFoundPage } from './pages/ErrorPages';
 import { NoWorkspacePage } from './pages/WorkspacePage';
 import { Link, navigate, safeReturnPath, useLocation } from './router';
 import { navEntries, resolveRoute } from './routes';

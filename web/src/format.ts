@@ -35,3 +35,10 @@ export function formatInterval(seconds: number): string {
   if (seconds % 60 === 0) return plural(seconds / 60, 'minute');
   return plural(seconds, 'second');
 }
+
+/** A file's size: bytes below 1 kB, then kB and MB (powers of 1000, as browsers show downloads). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return plural(bytes, 'byte');
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}

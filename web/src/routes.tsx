@@ -1,15 +1,19 @@
 import type { ReactNode } from 'react';
 import { A11yScanPage, AccessibilityPage } from './pages/AccessibilityPage';
 import { AdminPage } from './pages/AdminPage';
+import { AlertsPage } from './pages/AlertsPage';
 import { ApiKeysPage } from './pages/ApiKeysPage';
 import { ChangePage, ChangesPage } from './pages/ChangesPage';
 import { CrawlPage, CrawlsPage } from './pages/CrawlPage';
+import { DeliveriesPage, DeliveryPage } from './pages/DeliveriesPage';
+import { NotPermittedPage } from './pages/ErrorPages';
 import { MonitorFormPage } from './pages/MonitorFormPage';
 import { MonitorPage } from './pages/MonitorPage';
 import { MonitorsPage } from './pages/MonitorsPage';
 import { ReleaseCheckPage } from './pages/ReleaseCheckPage';
 import { ReleaseChecksPage } from './pages/ReleaseChecksPage';
-import { NotPermittedPage } from './pages/StatusPages';
+import { ReportPage, ReportsPage } from './pages/ReportsPage';
+import { StatusPagePage, StatusPagesPage } from './pages/StatusPagesPage';
 import { WorkspacePage } from './pages/WorkspacePage';
 import { match } from './router';
 import type { CurrentUser } from './types';
@@ -110,6 +114,54 @@ export const ROUTES: RouteDef[] = [
     section: 'accessibility',
     onWorkspaceSwitch: '/accessibility',
     render: ({ params, user }) => <A11yScanPage key={params.id} id={params.id} me={user} />,
+  },
+  {
+    path: '/alerts',
+    title: 'Alert destinations',
+    section: 'alerts',
+    nav: { label: 'Alerts' },
+    render: ({ user }) => <AlertsPage me={user} />,
+  },
+  {
+    path: '/alerts/deliveries',
+    title: 'Delivery log',
+    section: 'alerts',
+    render: ({ user }) => <DeliveriesPage me={user} />,
+  },
+  {
+    path: '/alerts/deliveries/:id',
+    title: 'Delivery',
+    section: 'alerts',
+    onWorkspaceSwitch: '/alerts/deliveries',
+    render: ({ params, user }) => <DeliveryPage key={params.id} id={params.id} me={user} />,
+  },
+  {
+    path: '/status-pages',
+    title: 'Status pages',
+    section: 'status-pages',
+    nav: { label: 'Status pages' },
+    render: ({ user }) => <StatusPagesPage me={user} />,
+  },
+  {
+    path: '/status-pages/:id',
+    title: 'Status page',
+    section: 'status-pages',
+    onWorkspaceSwitch: '/status-pages',
+    render: ({ params, user }) => <StatusPagePage key={params.id} id={params.id} me={user} />,
+  },
+  {
+    path: '/reports',
+    title: 'Reports',
+    section: 'reports',
+    nav: { label: 'Reports' },
+    render: ({ user }) => <ReportsPage me={user} />,
+  },
+  {
+    path: '/reports/:id',
+    title: 'Report',
+    section: 'reports',
+    onWorkspaceSwitch: '/reports',
+    render: ({ params, user }) => <ReportPage key={params.id} id={params.id} me={user} />,
   },
   {
     path: '/release-checks',

@@ -2,8 +2,8 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ProblemAlert } from './ProblemAlert';
 
 /**
- * A modal confirmation for a destructive action. Cancel has the focus first; a refusal from the API shows inside
- * the dialog, which stays open so the person can read it.
+ * A modal confirmation for a destructive action. Cancel has the focus first, and closing gives it back to what opened
+ * the dialog; a refusal from the API shows inside the dialog, which stays open so the person can read it.
  */
 export function ConfirmDialog({
   title,
@@ -22,6 +22,7 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const headingId = useId();
   const textId = useId();
   const [error, setError] = useState<unknown>(null);
@@ -29,8 +30,16 @@ export function ConfirmDialog({
 
   useEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    // showModal() focuses the first button, the destructive one (React's autoFocus sets no attribute it would heed).
+    cancelRef.current?.focus();
+    return () => {
+      dialog?.close();
+      // A removed dialog leaves the focus nowhere: back to what opened it, if it is still there and nothing took it.
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && opener?.isConnected) opener.focus();
+    };
   }, []);
 
   async function confirm() {
@@ -62,7 +71,7 @@ export function ConfirmDialog({
         <button type="button" className="button button-danger" onClick={() => void confirm()} disabled={busy}>
           {busy ? busyLabel : confirmLabel}
         </button>
-        <button type="button" className="button button-secondary" onClick={onClose} autoFocus>
+        <button type="button" className="button button-secondary" onClick={onClose} ref={cancelRef}>
           Cancel
         </button>
       </div>

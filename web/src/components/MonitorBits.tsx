@@ -84,3 +84,13 @@ export function CheckRunResult({ run }: { run: CheckRun }) {
     </div>
   );
 }
+
+/** Every monitor of the workspace, read 500 at a time (status page components and reports choose among them). */
+export async function allMonitors(signal: AbortSignal): Promise<Monitor[]> {
+  const monitors: Monitor[] = [];
+  for (let page = 1; ; page += 1) {
+    const chunk = await ok(api.GET('/monitors', { params: { query: { page, per_page: 500 } }, signal }));
+    monitors.push(...chunk.data);
+    if (page >= chunk.pagination.total_pages) return monitors;
+  }
+}

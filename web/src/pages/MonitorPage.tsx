@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, ok, ProblemError } from '../api';
+import { AlertRules } from '../components/AlertRules';
 import { Badge } from '../components/Badge';
 import { ChangeScreenshots, FeedbackBadges, SummarySource, ValueMove } from '../components/ChangeBits';
 import { CopyField } from '../components/CopyField';
@@ -99,6 +100,7 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
               <Timeline monitor={loaded} />
               <div className="monitor-side">
                 <TrackedValues monitor={loaded} />
+                <AlertRules monitor={loaded} me={me} />
                 <BadgeCard monitor={loaded} canWrite={canWrite} onChanged={(next) => resource.mutate(() => next)} />
               </div>
             </div>
