@@ -23,6 +23,7 @@ import { MonitorCheck } from './entities/monitor-check.entity';
 import { Monitor, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 import { MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
+import { RoutineCheckWriter } from './routine-check-writer';
 
 /** A content change prepared before the monitor's row is locked: the summary may take a model's seconds. */
 interface ContentChangeDraft {
@@ -44,6 +45,7 @@ export class MonitorCheckRecorder {
     private readonly orm: MikroORM,
     private readonly runner: MonitorCheckRunner,
     private readonly store: ArtifactStore,
+    private readonly routine: RoutineCheckWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -56,10 +58,11 @@ export class MonitorCheckRecorder {
       onWait: (error: unknown) =>
         this.logger.warn({ err: error }, `PostgreSQL is unreachable: check ${monitorCheckJobId(job)} waits for it`),
     };
-    // The monitor to check, or, when the job is moot or already recorded, what run() answers instead.
+    // The monitor to check, or, when the job is moot or already recorded, what run() answers instead. Its stored
+    // text is read only when the page moved (see draft): most checks find the page as it was.
+    const em = acrossWorkspaces(this.orm.em);
     const due = await whenDatabaseAnswers(async (): Promise<Monitor | { answer: string | null }> => {
-      const em = acrossWorkspaces(this.orm.em);
-      const monitor = await em.findOne(Monitor, { id: job.monitorId }, { populate: ['contentText'] });
+      const monitor = await em.findOne(Monitor, { id: job.monitorId });
       if (!monitor) return { answer: null };
       if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) {
         return { answer: null };
@@ -78,6 +81,13 @@ export class MonitorCheckRecorder {
     const observation = await this.runner.observe(monitor);
     const content = observation.ok ? observation.content : null;
     const contentMoved = content !== null && content.contentHash !== monitor.contentHash;
+    if (!contentMoved && !content?.trackedValues.length) {
+      const routine = await this.writeIfRoutine(monitor, job, checkedAt, observation);
+      if (routine) return routine;
+    }
+    if (contentMoved && monitor.contentHash !== null) {
+      await whenDatabaseAnswers(() => em.populate(monitor, ['contentText']), waitForDatabase);
+    }
     const draft = contentMoved && monitor.contentHash !== null ? await this.draft(monitor, content) : null;
     // Files before the rows that name them; only a screenshot that may become a change's "after" is kept.
     const screenshotKey = contentMoved && observation.screenshot ? `monitors/${monitor.id}/${randomUUID()}.png` : null;
@@ -124,6 +134,40 @@ export class MonitorCheckRecorder {
     );
   }
 
+  /**
+   * Writes a check that changes nothing but counts (same verdict, status and content, no tracked values) through the
+   * routine writer's shared statement; returns its id, or null when it must be recorded the full way (the writer
+   * found the monitor moved, an alert rule that the check moves, or the slot already recorded).
+   */
+  private async writeIfRoutine(
+    monitor: Monitor,
+    job: MonitorCheckJob,
+    checkedAt: Date,
+    observation: PageObservation,
+  ): Promise<string | null> {
+    const next = deriveStatus(monitor, job.region, observation.ok);
+    if (next.status !== monitor.status || !sameRegionStatus(next.regionStatus, monitor.regionStatus)) return null;
+    return this.routine.write({
+      monitorId: monitor.id,
+      region: job.region,
+      trigger: job.trigger,
+      scheduledFor: new Date(job.scheduledFor),
+      checkedAt,
+      ok: observation.ok,
+      statusCode: observation.statusCode,
+      responseTimeMs: observation.responseTimeMs,
+      failure: observation.failure,
+      message: observation.message,
+      contentHash: observation.content?.contentHash ?? null,
+      seen: {
+        status: monitor.status,
+        regionStatus: monitor.regionStatus,
+        regions: monitor.regions,
+        contentHash: monitor.contentHash,
+      },
+    });
+  }
+
   private async draft(monitor: Monitor, content: ExtractedContent): Promise<ContentChangeDraft | null> {
     const diff = diffText(monitor.contentText ?? '', content.text);
     const summary = await summarizeChange(diff, {
@@ -161,17 +205,8 @@ export class MonitorCheckRecorder {
     );
   }
 
-  /** Down when any region's latest check failed, up when one passed and none failed, pending before any. */
   private updateStatus(monitor: Monitor, region: string, ok: boolean, checkedAt: Date): void {
-    const regionStatus: RegionStatus = {};
-    for (const name of monitor.regions) {
-      const latest = name === region ? (ok ? 'up' : 'down') : monitor.regionStatus[name];
-      if (latest) regionStatus[name] = latest;
-    }
-    const verdicts = Object.values(regionStatus);
-    const derived: MonitorStatus = verdicts.includes('down') ? 'down' : verdicts.includes('up') ? 'up' : 'pending';
-    monitor.regionStatus = regionStatus;
-    monitor.status = monitor.paused ? 'paused' : derived;
+    Object.assign(monitor, deriveStatus(monitor, region, ok));
     if (!monitor.lastCheckedAt || monitor.lastCheckedAt < checkedAt) monitor.lastCheckedAt = checkedAt;
   }
 
@@ -272,4 +307,25 @@ export class MonitorCheckRecorder {
     monitor.trackedState = state;
     return changes;
   }
+}
+
+/** Down when any region's latest check failed, up when one passed and none failed, pending before any. */
+function deriveStatus(
+  monitor: Monitor,
+  region: string,
+  ok: boolean,
+): { regionStatus: RegionStatus; status: MonitorStatus } {
+  const regionStatus: RegionStatus = {};
+  for (const name of monitor.regions) {
+    const latest = name === region ? (ok ? 'up' : 'down') : monitor.regionStatus[name];
+    if (latest) regionStatus[name] = latest;
+  }
+  const verdicts = Object.values(regionStatus);
+  const derived: MonitorStatus = verdicts.includes('down') ? 'down' : verdicts.includes('up') ? 'up' : 'pending';
+  return { regionStatus, status: monitor.paused ? 'paused' : derived };
+}
+
+function sameRegionStatus(a: RegionStatus, b: RegionStatus): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((region) => a[region] === b[region]);
 }

@@ -9,6 +9,7 @@ import { CaptureModule } from '../capture/capture.module';
 import { BadgesController } from './badges.controller';
 import { MonitorCheckProcessor } from './monitor-check.processor';
 import { MonitorCheckRecorder } from './monitor-check-recorder';
+import { RoutineCheckWriter } from './routine-check-writer';
 import { MonitorCheckRunner } from './monitor-check-runner';
 import { MonitorQueues } from './monitor-queues';
 import { MonitorScheduler } from './monitor-scheduler';
@@ -39,6 +40,7 @@ export class MonitorsModule {
         PlanGate,
         MonitorCheckRunner,
         MonitorCheckRecorder,
+        RoutineCheckWriter,
         ...(runsWorkers(config) ? [MonitorCheckProcessor] : []),
         ...(runsScheduler(config) ? [MonitorScheduler] : []),
       ],

@@ -1,0 +1,177 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Injectable, Logger } from '@nestjs/common';
+import { whenDatabaseAnswers } from '../db/database-outage';
+import type { CheckTrigger } from './entities/monitor-check.entity';
+import type { MonitorStatus, RegionStatus } from './entities/monitor.entity';
+
+/**
+ * A check that changes nothing but counts: its region's verdict, the monitor's status, content and tracked values
+ * stay what they were, and no alert rule moves. `seen` is the monitor as the check found it; the write applies only
+ * while the monitor is still exactly that.
+ */
+export interface RoutineCheck {
+  monitorId: string;
+  region: string;
+  trigger: CheckTrigger;
+  scheduledFor: Date;
+  checkedAt: Date;
+  ok: boolean;
+  statusCode: number | null;
+  responseTimeMs: number;
+  failure: string | null;
+  message: string | null;
+  contentHash: string | null;
+  seen: { status: MonitorStatus; regionStatus: RegionStatus; regions: string[]; contentHash: string | null };
+}
+
+interface Waiting {
+  check: RoutineCheck;
+  resolve: (checkId: string | null) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Checks written by one statement at most. */
+const MAX_BATCH = 500;
+/** How long the first check of a batch waits for others: a few milliseconds of a job's time for far fewer commits. */
+const BATCH_WINDOW_MS = 10;
+
+/**
+ * One statement (so one commit) for a batch of routine checks: each monitor's `last_checked_at`, the result rows and
+ * the hourly rollups, for the monitors whose every check in the batch is still routine: the monitor is as the check
+ * saw it and no alert rule would move (both decided under the row lock the UPDATE takes, as the recorder's
+ * transaction decides them under its lock).
+ */
+const WRITE_ROUTINE_CHECKS = `
+with checks as (
+  select * from jsonb_to_recordset(?::jsonb) as c(
+    monitor_id uuid, region text, trigger text, scheduled_for timestamptz, checked_at timestamptz, ok boolean,
+    status_code int, response_time_ms int, failure text, message text, content_hash text,
+    seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text)
+),
+touched as (
+  update monitors m
+     set last_checked_at = greatest(m.last_checked_at, latest.checked_at), updated_at = now()
+    from (select monitor_id, max(checked_at) as checked_at from checks group by monitor_id) latest
+   where m.id = latest.monitor_id
+     and not m.paused
+     -- every check of the batch for this monitor is still routine
+     and not exists (
+       select 1 from checks c
+        where c.monitor_id = m.id
+          and (m.status <> c.seen_status
+               or m.region_status <> c.seen_region_status
+               or m.regions <> c.seen_regions
+               or m.content_hash is distinct from c.seen_content_hash
+               or exists (
+                 select 1 from alert_rules r
+                  where r.monitor_id = m.id and r.enabled and r.event in ('down', 'response_time')
+                    and (r.state <> 'ok'
+                         or (r.event = 'down' and not c.ok)
+                         or (r.event = 'response_time' and c.ok
+                             and c.response_time_ms > coalesce(r.threshold_ms, 0))))))
+  returning m.id
+),
+inserted as (
+  insert into monitor_checks (id, monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
+                              response_time_ms, failure, message, content_hash)
+  select gen_random_uuid(), monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
+         response_time_ms, failure, message, content_hash
+    from checks join touched on touched.id = checks.monitor_id
+  on conflict (monitor_id, region, scheduled_for) do nothing
+  returning id, monitor_id, region, scheduled_for, checked_at, ok, response_time_ms
+),
+rolled_up as (
+  insert into monitor_check_rollups as r (monitor_id, region, hour, checks, passed, response_ms_sum)
+  select monitor_id, region, date_trunc('hour', checked_at), count(*), count(*) filter (where ok), sum(response_time_ms)
+    from inserted
+   group by 1, 2, 3
+  on conflict (monitor_id, region, hour) do update set
+    checks = r.checks + excluded.checks,
+    passed = r.passed + excluded.passed,
+    response_ms_sum = r.response_ms_sum + excluded.response_ms_sum
+)
+select id, monitor_id, region, (extract(epoch from scheduled_for) * 1000)::float8 as scheduled_ms from inserted`;
+
+interface WrittenRow {
+  id: string;
+  monitor_id: string;
+  region: string;
+  scheduled_ms: number;
+}
+
+const slotKey = (monitorId: string, region: string, scheduledMs: number) => `${monitorId} ${region} ${scheduledMs}`;
+
+/**
+ * Group commit for routine checks, which are nearly all of them: instead of a transaction of its own (lock, read,
+ * insert, upsert, update, commit), each waits up to BATCH_WINDOW_MS and is written with the others in one statement.
+ * A check answers its id once that statement has committed, or null when it was not written (its monitor moved
+ * since, a rule would move, or its slot was already recorded): the recorder then records it the full way.
+ */
+@Injectable()
+export class RoutineCheckWriter {
+  private readonly logger = new Logger(RoutineCheckWriter.name);
+  private waiting: Waiting[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+
+  constructor(private readonly orm: MikroORM) {}
+
+  write(check: RoutineCheck): Promise<string | null> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ check, resolve, reject });
+      if (this.waiting.length >= MAX_BATCH) this.flushSoon(0);
+      else this.flushSoon(BATCH_WINDOW_MS);
+    });
+  }
+
+  private flushSoon(delayMs: number): void {
+    if (this.writing) return; // the running write takes what waits when it ends
+    if (this.timer && delayMs > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.writing = this.drain().finally(() => {
+        this.writing = null;
+        if (this.waiting.length > 0) this.flushSoon(BATCH_WINDOW_MS);
+      });
+    }, delayMs);
+  }
+
+  private async drain(): Promise<void> {
+    const batch = this.waiting.splice(0, MAX_BATCH);
+    try {
+      const written = await whenDatabaseAnswers(() => this.writeBatch(batch.map((entry) => entry.check)), {
+        onWait: (error) => this.logger.warn({ err: error }, `PostgreSQL is unreachable: ${batch.length} checks wait`),
+      });
+      for (const { check, resolve } of batch) {
+        resolve(written.get(slotKey(check.monitorId, check.region, check.scheduledFor.getTime())) ?? null);
+      }
+    } catch (error) {
+      for (const { reject } of batch) reject(error);
+    }
+  }
+
+  private async writeBatch(checks: RoutineCheck[]): Promise<Map<string, string>> {
+    const rows = checks.map((check) => ({
+      monitor_id: check.monitorId,
+      region: check.region,
+      trigger: check.trigger,
+      scheduled_for: check.scheduledFor.toISOString(),
+      checked_at: check.checkedAt.toISOString(),
+      ok: check.ok,
+      status_code: check.statusCode,
+      response_time_ms: check.responseTimeMs,
+      failure: check.failure,
+      message: check.message,
+      content_hash: check.contentHash,
+      seen_status: check.seen.status,
+      seen_region_status: check.seen.regionStatus,
+      seen_regions: check.seen.regions,
+      seen_content_hash: check.seen.contentHash,
+    }));
+    const written = await this.orm.em
+      .getConnection()
+      .execute<WrittenRow[]>(WRITE_ROUTINE_CHECKS, [JSON.stringify(rows)], 'all');
+    return new Map(written.map((row) => [slotKey(row.monitor_id, row.region, row.scheduled_ms), row.id]));
+  }
+}
