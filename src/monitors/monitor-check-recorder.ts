@@ -11,7 +11,7 @@ import {
   type TextDiff,
   valueChangeSummary,
 } from '../../libs/change-summary';
-import type { ExtractedContent } from '../../libs/page-check';
+import type { ExtractedContent, TrackedValueSpec } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change } from '../changes/entities/change.entity';
 import { raiseAlerts } from '../alerts/alert-evaluator';
@@ -20,10 +20,34 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import { monitorCheckJobId, type MonitorCheckJob } from '../queues/jobs';
 import { MonitorCheck } from './entities/monitor-check.entity';
-import { Monitor, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
+import { Monitor, type MonitorMode, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
-import { MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
+import { type CheckTarget, MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
 import { RoutineCheckWriter } from './routine-check-writer';
+
+/** The monitor as a check reads it, and the result already recorded for the job's slot, if any. */
+type MonitorToCheck = CheckTarget &
+  Pick<Monitor, 'id' | 'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash'> & {
+    recordedCheckId: string | null;
+  };
+
+interface MonitorToCheckRow {
+  id: string;
+  url: string;
+  mode: MonitorMode;
+  timeout_seconds: number;
+  expected_status_min: number;
+  expected_status_max: number;
+  keyword: string | null;
+  selector: string | null;
+  tracked_values: TrackedValueSpec[];
+  regions: string[];
+  status: MonitorStatus;
+  paused: boolean;
+  region_status: RegionStatus;
+  content_hash: string | null;
+  recorded_check_id: string | null;
+}
 
 /** A content change prepared before the monitor's row is locked: the summary may take a model's seconds. */
 interface ContentChangeDraft {
@@ -58,23 +82,16 @@ export class MonitorCheckRecorder {
       onWait: (error: unknown) =>
         this.logger.warn({ err: error }, `PostgreSQL is unreachable: check ${monitorCheckJobId(job)} waits for it`),
     };
-    // The monitor to check, or, when the job is moot or already recorded, what run() answers instead. Its stored
-    // text is read only when the page moved (see draft): most checks find the page as it was.
-    const em = acrossWorkspaces(this.orm.em);
-    const due = await whenDatabaseAnswers(async (): Promise<Monitor | { answer: string | null }> => {
-      const monitor = await em.findOne(Monitor, { id: job.monitorId });
+    // The monitor to check, or, when the job is moot or already recorded, what run() answers instead.
+    const due = await whenDatabaseAnswers(async (): Promise<MonitorToCheck | { answer: string | null }> => {
+      const monitor = await this.monitorToCheck(job.monitorId, job.region, scheduledFor);
       if (!monitor) return { answer: null };
       if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) {
         return { answer: null };
       }
-      const recorded = await em.findOne(
-        MonitorCheck,
-        { monitor, region: job.region, scheduledFor },
-        { fields: ['id'] },
-      );
-      return recorded ? { answer: recorded.id } : monitor;
+      return monitor.recordedCheckId ? { answer: monitor.recordedCheckId } : monitor;
     }, waitForDatabase);
-    if (!(due instanceof Monitor)) return due.answer;
+    if ('answer' in due) return due.answer;
     const monitor = due;
 
     const checkedAt = new Date();
@@ -84,9 +101,6 @@ export class MonitorCheckRecorder {
     if (!contentMoved && !content?.trackedValues.length) {
       const routine = await this.writeIfRoutine(monitor, job, checkedAt, observation);
       if (routine) return routine;
-    }
-    if (contentMoved && monitor.contentHash !== null) {
-      await whenDatabaseAnswers(() => em.populate(monitor, ['contentText']), waitForDatabase);
     }
     const draft = contentMoved && monitor.contentHash !== null ? await this.draft(monitor, content) : null;
     // Files before the rows that name them; only a screenshot that may become a change's "after" is kept.
@@ -140,7 +154,7 @@ export class MonitorCheckRecorder {
    * found the monitor moved, an alert rule that the check moves, or the slot already recorded).
    */
   private async writeIfRoutine(
-    monitor: Monitor,
+    monitor: MonitorToCheck,
     job: MonitorCheckJob,
     checkedAt: Date,
     observation: PageObservation,
@@ -168,8 +182,52 @@ export class MonitorCheckRecorder {
     });
   }
 
-  private async draft(monitor: Monitor, content: ExtractedContent): Promise<ContentChangeDraft | null> {
-    const diff = diffText(monitor.contentText ?? '', content.text);
+  /**
+   * What a check needs of its monitor, and the result already recorded for the slot, in one statement without the
+   * ORM: this runs for every check, and most checks need nothing more.
+   */
+  private async monitorToCheck(monitorId: string, region: string, scheduledFor: Date): Promise<MonitorToCheck | null> {
+    const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
+      `select m.id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
+              m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
+              (select c.id from monitor_checks c
+                where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
+         from monitors m where m.id = ?`,
+      [region, scheduledFor.toISOString(), monitorId],
+      'all',
+    );
+    if (!row) return null;
+    return {
+      id: row.id,
+      url: row.url,
+      mode: row.mode,
+      timeoutSeconds: row.timeout_seconds,
+      expectedStatusMin: row.expected_status_min,
+      expectedStatusMax: row.expected_status_max,
+      keyword: row.keyword,
+      selector: row.selector,
+      trackedValues: row.tracked_values,
+      regions: row.regions,
+      status: row.status,
+      paused: row.paused,
+      regionStatus: row.region_status,
+      contentHash: row.content_hash,
+      recordedCheckId: row.recorded_check_id,
+    };
+  }
+
+  private async draft(monitor: MonitorToCheck, content: ExtractedContent): Promise<ContentChangeDraft | null> {
+    // The text the page had: read only now, since most checks find the page unchanged and never need it.
+    const [stored] = await whenDatabaseAnswers(() =>
+      this.orm.em
+        .getConnection()
+        .execute<{ content_text: string | null }[]>(
+          'select content_text from monitors where id = ?',
+          [monitor.id],
+          'all',
+        ),
+    );
+    const diff = diffText(stored?.content_text ?? '', content.text);
     const summary = await summarizeChange(diff, {
       ...(this.config.summaryApiUrl
         ? {
@@ -311,7 +369,7 @@ export class MonitorCheckRecorder {
 
 /** Down when any region's latest check failed, up when one passed and none failed, pending before any. */
 function deriveStatus(
-  monitor: Monitor,
+  monitor: Pick<Monitor, 'regions' | 'regionStatus' | 'paused'>,
   region: string,
   ok: boolean,
 ): { regionStatus: RegionStatus; status: MonitorStatus } {

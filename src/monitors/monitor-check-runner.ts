@@ -18,6 +18,19 @@ const CAPTURE_FAILURES: Record<Exclude<CaptureResult, { ok: true }>['reason'], C
   target_not_public: 'target_not_public',
 };
 
+/** What a check needs to know of its monitor. */
+export type CheckTarget = Pick<
+  Monitor,
+  | 'mode'
+  | 'url'
+  | 'timeoutSeconds'
+  | 'expectedStatusMin'
+  | 'expectedStatusMax'
+  | 'keyword'
+  | 'selector'
+  | 'trackedValues'
+>;
+
 /** Runs one check of a monitor's page: a plain HTTP fetch, or a render in Chromium for browser monitors. */
 @Injectable()
 export class MonitorCheckRunner {
@@ -26,11 +39,11 @@ export class MonitorCheckRunner {
     private readonly capture: CaptureEngineProvider,
   ) {}
 
-  observe(monitor: Monitor): Promise<PageObservation> {
+  observe(monitor: CheckTarget): Promise<PageObservation> {
     return monitor.mode === 'browser' ? this.render(monitor) : this.fetch(monitor);
   }
 
-  private async fetch(monitor: Monitor): Promise<PageObservation> {
+  private async fetch(monitor: CheckTarget): Promise<PageObservation> {
     const result = await checkHttp({
       url: monitor.url,
       expectations: this.expectations(monitor),
@@ -41,7 +54,7 @@ export class MonitorCheckRunner {
     return { ...result, screenshot: null };
   }
 
-  private async render(monitor: Monitor): Promise<PageObservation> {
+  private async render(monitor: CheckTarget): Promise<PageObservation> {
     // The engine's own step timeouts bound a render; a browser monitor's statuses outside 2xx always fail.
     const result = await this.capture.engine.capture({
       url: monitor.url,
@@ -76,7 +89,7 @@ export class MonitorCheckRunner {
     };
   }
 
-  private expectations(monitor: Monitor) {
+  private expectations(monitor: CheckTarget) {
     return {
       statusMin: monitor.expectedStatusMin,
       statusMax: monitor.expectedStatusMax,
@@ -84,7 +97,7 @@ export class MonitorCheckRunner {
     };
   }
 
-  private extractOptions(monitor: Monitor) {
+  private extractOptions(monitor: CheckTarget) {
     return {
       ...(monitor.selector === null ? {} : { selector: monitor.selector }),
       trackedValues: monitor.trackedValues,
