@@ -23,7 +23,7 @@ import { MonitorCheck } from './entities/monitor-check.entity';
 import { Monitor, type MonitorMode, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 import { type CheckTarget, MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
-import { RoutineCheckWriter } from './routine-check-writer';
+import { type CheckResult, RoutineCheckWriter } from './routine-check-writer';
 
 /** The monitor as a check reads it, and the result already recorded for the job's slot, if any. */
 type MonitorToCheck = CheckTarget &
@@ -119,19 +119,7 @@ export class MonitorCheckRecorder {
           const again = await tx.findOne(MonitorCheck, { monitor: locked, region: job.region, scheduledFor });
           if (again) return again.id;
 
-          const check = tx.create(MonitorCheck, {
-            monitor: locked,
-            region: job.region,
-            trigger: job.trigger,
-            scheduledFor,
-            checkedAt,
-            ok: observation.ok,
-            statusCode: observation.statusCode,
-            responseTimeMs: observation.responseTimeMs,
-            failure: observation.failure,
-            message: observation.message,
-            contentHash: observation.content?.contentHash ?? null,
-          });
+          const check = tx.create(MonitorCheck, { monitor: locked, ...checkResult(job, checkedAt, observation) });
           await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
           this.updateStatus(locked, job.region, observation.ok, checkedAt);
           const changes = content
@@ -163,16 +151,7 @@ export class MonitorCheckRecorder {
     if (next.status !== monitor.status || !sameRegionStatus(next.regionStatus, monitor.regionStatus)) return null;
     return this.routine.write({
       monitorId: monitor.id,
-      region: job.region,
-      trigger: job.trigger,
-      scheduledFor: new Date(job.scheduledFor),
-      checkedAt,
-      ok: observation.ok,
-      statusCode: observation.statusCode,
-      responseTimeMs: observation.responseTimeMs,
-      failure: observation.failure,
-      message: observation.message,
-      contentHash: observation.content?.contentHash ?? null,
+      ...checkResult(job, checkedAt, observation),
       seen: {
         status: monitor.status,
         regionStatus: monitor.regionStatus,
@@ -365,6 +344,22 @@ export class MonitorCheckRecorder {
     monitor.trackedState = state;
     return changes;
   }
+}
+
+/** A check's result as both ways of recording it store it. */
+function checkResult(job: MonitorCheckJob, checkedAt: Date, observation: PageObservation): CheckResult {
+  return {
+    region: job.region,
+    trigger: job.trigger,
+    scheduledFor: new Date(job.scheduledFor),
+    checkedAt,
+    ok: observation.ok,
+    statusCode: observation.statusCode,
+    responseTimeMs: observation.responseTimeMs,
+    failure: observation.failure,
+    message: observation.message,
+    contentHash: observation.content?.contentHash ?? null,
+  };
 }
 
 /** Down when any region's latest check failed, up when one passed and none failed, pending before any. */

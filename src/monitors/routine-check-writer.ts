@@ -1,16 +1,12 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
+import type { CheckFailure } from '../../libs/page-check';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import type { CheckTrigger } from './entities/monitor-check.entity';
 import type { MonitorStatus, RegionStatus } from './entities/monitor.entity';
 
-/**
- * A check that changes nothing but counts: its region's verdict, the monitor's status, content and tracked values
- * stay what they were, and no alert rule moves. `seen` is the monitor as the check found it; the write applies only
- * while the monitor is still exactly that.
- */
-export interface RoutineCheck {
-  monitorId: string;
+/** What one check of a monitor found, as a result row stores it. */
+export interface CheckResult {
   region: string;
   trigger: CheckTrigger;
   scheduledFor: Date;
@@ -18,9 +14,18 @@ export interface RoutineCheck {
   ok: boolean;
   statusCode: number | null;
   responseTimeMs: number;
-  failure: string | null;
+  failure: CheckFailure | null;
   message: string | null;
   contentHash: string | null;
+}
+
+/**
+ * A check that changes nothing but counts: its region's verdict, the monitor's status, content and tracked values
+ * stay what they were, and no alert rule moves. `seen` is the monitor as the check found it; the write applies only
+ * while the monitor is still exactly that.
+ */
+export interface RoutineCheck extends CheckResult {
+  monitorId: string;
   seen: { status: MonitorStatus; regionStatus: RegionStatus; regions: string[]; contentHash: string | null };
 }
 
