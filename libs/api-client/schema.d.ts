@@ -327,7 +327,13 @@ export interface paths {
         get: operations["getReleaseCheck"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a release check with its evidence
+         * @description Deletes the check, every revision's evidence and reviews, and its files (screenshots, diff images, rendered
+         *     text). A CI job still polling the check then gets `404`. Collection in progress stops at its next step; a
+         *     capture finishing after the delete leaves no file behind.
+         */
+        delete: operations["deleteReleaseCheck"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5221,6 +5227,42 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ReleaseCheck"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteReleaseCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
