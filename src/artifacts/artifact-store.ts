@@ -10,6 +10,8 @@ export abstract class ArtifactStore {
   abstract get(key: string): Promise<Buffer | null>;
   /** Removes the file; removing one that is not there is no error. */
   abstract delete(key: string): Promise<void>;
+  /** Removes every file whose key starts with `folder/`; an empty or missing folder is no error. */
+  abstract deleteFolder(folder: string): Promise<void>;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
@@ -49,5 +51,9 @@ export class LocalArtifactStore extends ArtifactStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async deleteFolder(folder: string): Promise<void> {
+    await rm(this.pathOf(folder), { recursive: true, force: true });
   }
 }

@@ -1,4 +1,12 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config/app-config';
 import { ArtifactStore } from './artifact-store';
 
@@ -40,6 +48,23 @@ export class S3ArtifactStore extends ArtifactStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+  }
+
+  async deleteFolder(folder: string): Promise<void> {
+    const Bucket = this.settings.bucket;
+    // List and delete up to 1,000 keys at a time (a listing page, and what one DeleteObjects takes), then list again
+    // from the start: what was deleted is no longer listed, so no continuation is needed. The first listing API
+    // (ListObjects), because some S3-compatible stores fail to make ListObjectsV2's continuation tokens.
+    for (;;) {
+      const listed = await this.client.send(new ListObjectsCommand({ Bucket, Prefix: `${folder}/` }));
+      const Objects = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      if (Objects.length === 0) return;
+      const deleted = await this.client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+      if (deleted.Errors?.length) {
+        throw new Error(`S3 kept ${deleted.Errors.length} object(s) under ${folder}/: ${deleted.Errors[0].Message}`);
+      }
+      if (!listed.IsTruncated) return;
+    }
   }
 
   close(): void {

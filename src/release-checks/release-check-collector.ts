@@ -35,6 +35,9 @@ import { whenDatabaseAnswers } from '../db/database-outage';
 
 const otherSide = (side: Side): Side => (side === 'production' ? 'preview' : 'production');
 
+/** Every file of a release check lies under this folder of the artifact store, whatever its revision. */
+export const releaseCheckFolder = (checkId: string) => `release-checks/${checkId}`;
+
 /**
  * Collects a revision's evidence through the queue: one capture job per side of each artifact, one comparison job
  * per artifact whose sides were both captured. Every step is idempotent and checks the revision it was queued for,
@@ -100,7 +103,9 @@ export class ReleaseCheckCollector {
       // Production and preview of an unchanged page are often the same document: one scan serves both.
       ...(this.shortcuts.shareScans ? { scanScope: `${check.id}/${job.revision}/${artifact.viewport}` } : {}),
     });
-    await this.recordSide(job, await this.storeCapture(job, result));
+    const record = await this.storeCapture(job, result);
+    await this.recordSide(job, record);
+    if (record.state === 'captured') await this.dropFilesIfDeleted(job);
   }
 
   /** A capture that failed on every attempt (browser down, database gone) ends as recorded missing evidence. */
@@ -151,6 +156,7 @@ export class ReleaseCheckCollector {
         await this.finalizeIfCollected(tx, check);
       }),
     );
+    if (diffKey) await this.dropFilesIfDeleted(job);
   }
 
   /** A comparison that failed on every attempt leaves the pair without comparable evidence: counted missing. */
@@ -221,7 +227,19 @@ export class ReleaseCheckCollector {
   }
 
   private folder(job: { checkId: string; revision: number; artifactId: string }): string {
-    return `release-checks/${job.checkId}/r${job.revision}/${job.artifactId}`;
+    return `${releaseCheckFolder(job.checkId)}/r${job.revision}/${job.artifactId}`;
+  }
+
+  /**
+   * Work that wrote files for a check deleted meanwhile removes them: the delete removed only the files there were
+   * when it ran, and no row names these.
+   */
+  private async dropFilesIfDeleted(job: { checkId: string; artifactId: string }): Promise<void> {
+    const { checkId } = job;
+    const exists = await this.whenDatabaseAnswers(job, () =>
+      acrossWorkspaces(this.orm.em).count(ReleaseCheck, { id: checkId }),
+    );
+    if (!exists) await this.store.deleteFolder(releaseCheckFolder(checkId));
   }
 
   /** Writes the capture's files and returns the side's record. A missing side has no files: no screenshot, no scan. */

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
@@ -63,6 +64,16 @@ export class ReleaseChecksController {
   @ApiProblemResponses(400, 404)
   get(@Param() { id }: IdParams, @Query() query: GetReleaseCheckQuery): Promise<ReleaseCheckDto> {
     return this.releaseChecks.get(id, query.revision);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScopes('monitors:write')
+  @ApiOperation({ operationId: 'deleteReleaseCheck', summary: 'Delete a release check with its evidence' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiProblemResponses(400, 404)
+  delete(@Param() { id }: IdParams): Promise<void> {
+    return this.releaseChecks.delete(id);
   }
 
   @Post(':id/review')

@@ -1,6 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ArtifactStore } from '../artifacts/artifact-store';
 import type { WorkspacePrincipal, WorkspaceSession } from '../common/auth/principal';
 import { assertPublicTarget } from '../common/targets/public-target';
 import { recordEvent } from '../events/outbox';
@@ -16,7 +17,7 @@ import type { ReviewReleaseCheckDto } from './dto/review.dto';
 import { ReleaseCheckArtifact } from './entities/release-check-artifact.entity';
 import { ReleaseCheckReview } from './entities/release-check-review.entity';
 import { EMPTY_SUMMARY, ReleaseCheck } from './entities/release-check.entity';
-import { ReleaseCheckCollector } from './release-check-collector';
+import { ReleaseCheckCollector, releaseCheckFolder } from './release-check-collector';
 import { ReleaseCheckPresenter } from './release-check.presenter';
 import { type NormalizedRequest, normalizeRequest, requestHash } from './release-check-request';
 import { gateOf } from './release-check-summary';
@@ -29,10 +30,13 @@ export interface CreatedReleaseCheck {
 
 @Injectable()
 export class ReleaseChecksService {
+  private readonly logger = new Logger(ReleaseChecksService.name);
+
   constructor(
     private readonly em: EntityManager,
     private readonly collector: ReleaseCheckCollector,
     private readonly presenter: ReleaseCheckPresenter,
+    private readonly store: ArtifactStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -76,6 +80,20 @@ export class ReleaseChecksService {
     const check = await this.owned(id);
     if (revision !== undefined && revision > check.revision) throw new NotFound(`Revision ${revision} of this check`);
     return this.presenter.present(this.em, check, revision ?? check.revision);
+  }
+
+  /**
+   * Deletes the check (its revisions' evidence and reviews go with it) and then its files. Files that cannot be
+   * deleted now are logged with their folder rather than failing a delete that has happened; work still running for
+   * the check removes what it writes later (see the collector).
+   */
+  async delete(id: string): Promise<void> {
+    const deleted = await this.em.nativeDelete(ReleaseCheck, { id });
+    if (!deleted) throw new NotFound('Release check');
+    const folder = releaseCheckFolder(id);
+    await this.store.deleteFolder(folder).catch((error: unknown) => {
+      this.logger.error({ err: error }, `release check ${id} is deleted, but its files under ${folder}/ are not`);
+    });
   }
 
   async list(query: ListReleaseChecksQuery): Promise<Page<ReleaseCheckFieldsDto>> {

@@ -72,7 +72,7 @@ describe('artifacts in an S3-compatible bucket', () => {
     for (const path of folders) rmSync(path, { recursive: true, force: true });
   });
 
-  it('keeps, reads and deletes whole objects; a missing one is null', async () => {
+  it('keeps, reads and deletes whole objects and whole folders; a missing one is null', async () => {
     const store = new S3ArtifactStore({
       endpoint: s3Env.S3_ENDPOINT,
       bucket: BUCKET,
@@ -88,6 +88,18 @@ describe('artifacts in an S3-compatible bucket', () => {
       await store.delete('reports/a/b.bin');
       expect(await store.get('reports/a/b.bin')).toBeNull();
       await store.delete('reports/a/b.bin');
+
+      // A folder goes whole, over more than one listing page (1,000 keys each); its neighbours stay.
+      const keys = Array.from({ length: 1005 }, (_, n) => `release-checks/c1/r1/a${n % 7}/f${n}.txt`);
+      for (let start = 0; start < keys.length; start += 50) {
+        await Promise.all(keys.slice(start, start + 50).map((key) => store.put(key, 'x')));
+      }
+      await store.put('release-checks/c10/r1/kept.txt', 'neighbour');
+      await store.deleteFolder('release-checks/c1');
+      expect(await store.get(keys[0])).toBeNull();
+      expect(await store.get(keys[1004])).toBeNull();
+      expect((await store.get('release-checks/c10/r1/kept.txt'))?.toString()).toBe('neighbour');
+      await store.deleteFolder('release-checks/c1');
     } finally {
       store.close();
     }

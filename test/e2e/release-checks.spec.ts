@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { waitForCollection } from '../support/release-checks';
@@ -380,6 +382,30 @@ describe('release checks (real Chromium, PostgreSQL, Redis and queue workers)', 
       (await stranger.session.get(`/release-checks/${theirs.id}/artifacts/${full.artifacts[0].id}/production.txt`))
         .status,
     ).toBe(404);
+  });
+
+  it('deleting a check deletes its evidence and files; another workspace cannot, and a deleted check is a 404', async () => {
+    site.set('/gone/prod/pricing', page({ title: 'Pricing' }));
+    site.set('/gone/preview/pricing', page({ title: 'Pricing, new' }));
+    const check = await collected((await submit(request('gone'))).id);
+    const folder = join(resolve(service.config.artifactDir), 'release-checks', check.id);
+    const files = await readdir(folder, { recursive: true });
+    expect(files.filter((file) => file.endsWith('.png')).length).toBeGreaterThanOrEqual(2);
+
+    const stranger = await createAccount(new ApiClient(service.baseUrl));
+    expect((await stranger.session.delete(`/release-checks/${check.id}`)).status).toBe(404);
+    const reader = await issueKey(person, ['monitors:read']);
+    expect((await reader.client.delete(`/release-checks/${check.id}`)).status).toBe(403);
+    expect((await ci.client.get(`/release-checks/${check.id}`)).status).toBe(200);
+
+    expect((await ci.client.delete(`/release-checks/${check.id}`)).status).toBe(204);
+    expect((await ci.client.get(`/release-checks/${check.id}`)).status).toBe(404);
+    expect(
+      (await ci.client.get(`/release-checks/${check.id}/artifacts/${check.artifacts[0].id}/production.png`)).status,
+    ).toBe(404);
+    await expect(readdir(folder)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await ci.client.delete(`/release-checks/${check.id}`)).status).toBe(404);
+    expect((await ci.client.delete('/release-checks/not-a-uuid')).status).toBe(400);
   });
 });
 
