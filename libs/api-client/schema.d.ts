@@ -476,7 +476,8 @@ export interface paths {
         post?: never;
         /**
          * Delete a monitor with its results, changes and tracked values
-         * @description Deletes the monitor and what was recorded for it: check results, changes and tracked values.
+         * @description Deletes the monitor and what was recorded for it: check results, changes, tracked values and the screenshots
+         *     of browser checks.
          */
         delete: operations["deleteMonitor"];
         options?: never;

@@ -20,7 +20,13 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import { monitorCheckJobId, type MonitorCheckJob } from '../queues/jobs';
 import { MonitorCheck } from './entities/monitor-check.entity';
-import { Monitor, type MonitorMode, type MonitorStatus, type RegionStatus } from './entities/monitor.entity';
+import {
+  Monitor,
+  monitorFolder,
+  type MonitorMode,
+  type MonitorStatus,
+  type RegionStatus,
+} from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 import { type CheckTarget, MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
 import { type CheckResult, RoutineCheckWriter } from './routine-check-writer';
@@ -104,7 +110,8 @@ export class MonitorCheckRecorder {
     }
     const draft = contentMoved && monitor.contentHash !== null ? await this.draft(monitor, content) : null;
     // Files before the rows that name them; only a screenshot that may become a change's "after" is kept.
-    const screenshotKey = contentMoved && observation.screenshot ? `monitors/${monitor.id}/${randomUUID()}.png` : null;
+    const screenshotKey =
+      contentMoved && observation.screenshot ? `${monitorFolder(monitor.id)}/${randomUUID()}.png` : null;
     if (screenshotKey && observation.screenshot) await this.store.put(screenshotKey, observation.screenshot);
 
     // Safe to repeat: a commit whose answer the restart cut off may have gone through, and is found under the lock.

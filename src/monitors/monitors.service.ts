@@ -1,12 +1,13 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { makeBadge } from 'badge-maker';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { DomainError, NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { assertPublicTarget } from '../common/targets/public-target';
+import { ArtifactStore } from '../artifacts/artifact-store';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { MonitorCheckJob } from '../queues/jobs';
 import { PlanGate } from '../users/plan-gate';
@@ -19,7 +20,7 @@ import type {
   UpdateMonitorDto,
 } from './dto/monitor-requests.dto';
 import { MonitorCheck } from './entities/monitor-check.entity';
-import { Monitor, type MonitorStatus } from './entities/monitor.entity';
+import { Monitor, monitorFolder, type MonitorStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 import { badgePath, presentCheck, presentMonitor, presentReading } from './monitor.presenter';
 import { MonitorQueues } from './monitor-queues';
@@ -40,11 +41,14 @@ const BADGE_LOOK: Record<MonitorStatus, { message: string; color: string }> = {
 
 @Injectable()
 export class MonitorsService {
+  private readonly logger = new Logger(MonitorsService.name);
+
   constructor(
     private readonly em: EntityManager,
     private readonly queues: MonitorQueues,
     private readonly uptimeReader: UptimeReader,
     private readonly planGate: PlanGate,
+    private readonly artifacts: ArtifactStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -141,9 +145,16 @@ export class MonitorsService {
     return presentMonitor(monitor);
   }
 
+  /** Deletes the monitor with what was recorded for it, then its screenshots (no row names them any more). */
   async delete(id: string): Promise<void> {
     const deleted = await this.em.nativeDelete(Monitor, { id });
     if (!deleted) throw new NotFound('Monitor');
+    await this.artifacts.deleteFolder(monitorFolder(id)).catch((error: unknown) => {
+      this.logger.error(
+        { err: error },
+        `monitor ${id} is deleted, but its screenshots under ${monitorFolder(id)}/ are not`,
+      );
+    });
   }
 
   async setRegions(id: string, regions: string[]): Promise<MonitorDto> {

@@ -1,6 +1,8 @@
 import { parse } from 'csv-parse/sync';
+import { readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
@@ -330,7 +332,7 @@ describe('monitors', () => {
     expect((await key.client.get('/export/changes', { query: { format: 'xml' } })).status).toBe(400);
   });
 
-  it('renders browser monitors in Chromium and keeps before and after screenshots of a change', async () => {
+  it('renders browser monitors in Chromium, keeps before and after screenshots of a change, deletes them with the monitor', async () => {
     site.set('/app', html('<h1 id="title">Dashboard</h1><script>document.body.append("Rendered by script")</script>'));
     const monitor = await createMonitor({ url: `${site.origin}/app`, mode: 'browser', keyword: 'Rendered by script' });
     const first = await checkNow(monitor.id);
@@ -354,6 +356,12 @@ describe('monitors', () => {
           .toString(),
       ).toBe('PNG');
     }
+
+    // Deleting the monitor deletes its screenshots too: no row names them any more.
+    const folder = join(resolve(api.config.artifactDir), 'monitors', monitor.id);
+    expect((await readdir(folder)).filter((file) => file.endsWith('.png')).length).toBeGreaterThanOrEqual(2);
+    expect((await key.client.delete(`/monitors/${monitor.id}`)).status).toBe(204);
+    await expect(readdir(folder)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('serves a public shields-style SVG badge that follows the status, until it is disabled', async () => {

@@ -14,6 +14,9 @@ export type MonitorMode = (typeof MONITOR_MODES)[number];
 /** Each region's latest verdict; the monitor's status is derived from it. */
 export type RegionStatus = Record<string, 'up' | 'down'>;
 
+/** Every file of a monitor (browser checks' screenshots) lies under this folder of the artifact store. */
+export const monitorFolder = (monitorId: string) => `monitors/${monitorId}`;
+
 @Entity({ tableName: 'monitors' })
 @WorkspaceScoped()
 @Index({ properties: ['workspace', 'createdAt'] })
