@@ -104,8 +104,8 @@ export class ReleaseCheckCollector {
       ...(this.shortcuts.shareScans ? { scanScope: `${check.id}/${job.revision}/${artifact.viewport}` } : {}),
     });
     const record = await this.storeCapture(job, result);
-    await this.recordSide(job, record);
-    if (record.state === 'captured') await this.dropFilesIfDeleted(job);
+    const current = await this.recordSide(job, record);
+    if (!current && record.state === 'captured') await this.dropFilesIfDeleted(job);
   }
 
   /** A capture that failed on every attempt (browser down, database gone) ends as recorded missing evidence. */
@@ -145,18 +145,19 @@ export class ReleaseCheckCollector {
     if (diff_png && diffKey) await this.store.put(diffKey, diff_png);
     const stored: StoredComparison = { ...comparison, screenshot: { ...screenshot, diff_key: diffKey } };
 
-    await this.whenDatabaseAnswers(job, () =>
+    const current = await this.whenDatabaseAnswers(job, () =>
       acrossWorkspaces(this.orm.em).transactional(async (tx) => {
         const check = await this.lockCurrent(tx, job.checkId, job.revision);
-        if (!check) return;
-        const current = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
-        if (current.comparison) return;
-        current.comparison = stored;
-        current.state = 'compared';
+        if (!check) return false;
+        const recorded = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
+        if (recorded.comparison) return true;
+        recorded.comparison = stored;
+        recorded.state = 'compared';
         await this.finalizeIfCollected(tx, check);
+        return true;
       }),
     );
-    if (diffKey) await this.dropFilesIfDeleted(job);
+    if (!current && diffKey) await this.dropFilesIfDeleted(job);
   }
 
   /** A comparison that failed on every attempt leaves the pair without comparable evidence: counted missing. */
@@ -231,8 +232,8 @@ export class ReleaseCheckCollector {
   }
 
   /**
-   * Work that wrote files for a check deleted meanwhile removes them: the delete removed only the files there were
-   * when it ran, and no row names these.
+   * Work that wrote files and then found its check not current removes them if the check was deleted meanwhile: the
+   * delete removed only the files there were when it ran, and no row names these.
    */
   private async dropFilesIfDeleted(job: { checkId: string; artifactId: string }): Promise<void> {
     const { checkId } = job;
@@ -278,35 +279,37 @@ export class ReleaseCheckCollector {
     };
   }
 
-  private async recordSide(job: CaptureSideJob, record: SideRecord): Promise<void> {
-    const needsComparison = await this.whenDatabaseAnswers(job, () =>
-      acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+  /** Records the side; returns false when the check is gone or at another revision, so nothing was recorded. */
+  private async recordSide(job: CaptureSideJob, record: SideRecord): Promise<boolean> {
+    const outcome = await this.whenDatabaseAnswers(job, () =>
+      acrossWorkspaces(this.orm.em).transactional(async (tx): Promise<'not_current' | 'recorded' | 'compare'> => {
         const check = await this.lockCurrent(tx, job.checkId, job.revision);
-        if (!check) return false;
+        if (!check) return 'not_current';
         const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
         if (artifact[job.side]) {
           // Recorded already: by a duplicate run, or by this run's own commit, which went through while the database
           // went away before answering. The comparison that commit called for was then never queued: queue it now
           // (its job id makes a second enqueue harmless) rather than leave the pair to the resume sweep.
-          return (
+          const pairCaptured =
             artifact.state === 'collecting' &&
             artifact.production?.state === 'captured' &&
-            artifact.preview?.state === 'captured'
-          );
+            artifact.preview?.state === 'captured';
+          return pairCaptured ? 'compare' : 'recorded';
         }
         artifact[job.side] = record;
         const other = artifact[otherSide(job.side)];
         if (record.state === 'missing' || other?.state === 'missing') {
           artifact.state = 'missing';
           await this.finalizeIfCollected(tx, check);
-          return false;
+          return 'recorded';
         }
-        return other?.state === 'captured';
+        return other?.state === 'captured' ? 'compare' : 'recorded';
       }),
     );
-    if (needsComparison) {
+    if (outcome === 'compare') {
       await this.enqueueComparison({ checkId: job.checkId, revision: job.revision, artifactId: job.artifactId });
     }
+    return outcome !== 'not_current';
   }
 
   private async enqueueComparison(data: CompareArtifactJob): Promise<void> {
