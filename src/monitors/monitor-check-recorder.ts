@@ -15,6 +15,7 @@ import type { ExtractedContent, TrackedValueSpec } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change } from '../changes/entities/change.entity';
 import { raiseAlerts } from '../alerts/alert-evaluator';
+import type { IncidentRule } from '../alerts/rule-transition';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { whenDatabaseAnswers } from '../db/database-outage';
@@ -29,13 +30,19 @@ import {
 } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 import { type CheckTarget, MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
-import { type CheckResult, RoutineCheckWriter } from './routine-check-writer';
+import { deriveStatus, isRoutineCheck, type MonitorAsRead } from './routine-check';
+import { type CheckResult, RoutineCheckWriter, MONITOR_RULES_SQL } from './routine-check-writer';
 
-/** The monitor as a check reads it, and the result already recorded for the job's slot, if any. */
+/** The monitor as a check reads it, its alert rules included, and the result already recorded for its slot, if any. */
 type MonitorToCheck = CheckTarget &
-  Pick<Monitor, 'id' | 'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash'> & {
+  MonitorAsRead &
+  Pick<Monitor, 'id'> & {
+    rulesFingerprint: string;
     recordedCheckId: string | null;
   };
+
+/** An alert rule as the check's statement reads it (`MONITOR_RULES_SQL`). */
+type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null };
 
 interface MonitorToCheckRow {
   id: string;
@@ -52,6 +59,8 @@ interface MonitorToCheckRow {
   paused: boolean;
   region_status: RegionStatus;
   content_hash: string | null;
+  rules: RuleRow[];
+  rules_fingerprint: string;
   recorded_check_id: string | null;
 }
 
@@ -104,8 +113,15 @@ export class MonitorCheckRecorder {
     const observation = await this.runner.observe(monitor);
     const content = observation.ok ? observation.content : null;
     const contentMoved = content !== null && content.contentHash !== monitor.contentHash;
-    if (!contentMoved && !content?.trackedValues.length) {
-      const routine = await this.writeIfRoutine(monitor, job, checkedAt, observation);
+    const seen = {
+      region: job.region,
+      ok: observation.ok,
+      responseTimeMs: observation.responseTimeMs,
+      checkedAt,
+      content,
+    };
+    if (isRoutineCheck(monitor, seen)) {
+      const routine = await this.writeRoutine(monitor, job, checkedAt, observation);
       if (routine) return routine;
     }
     const draft = contentMoved && monitor.contentHash !== null ? await this.draft(monitor, content) : null;
@@ -144,18 +160,16 @@ export class MonitorCheckRecorder {
   }
 
   /**
-   * Writes a check that changes nothing but counts (same verdict, status and content, no tracked values) through the
-   * routine writer's shared statement; returns its id, or null when it must be recorded the full way (the writer
-   * found the monitor moved, an alert rule that the check moves, or the slot already recorded).
+   * Writes a check that changes nothing but counts (`isRoutineCheck`) through the routine writer's shared statement;
+   * returns its id, or null when it must be recorded the full way (the writer found the monitor or its rules moved
+   * since the check read them, or the slot already recorded).
    */
-  private async writeIfRoutine(
+  private async writeRoutine(
     monitor: MonitorToCheck,
     job: MonitorCheckJob,
     checkedAt: Date,
     observation: PageObservation,
   ): Promise<string | null> {
-    const next = deriveStatus(monitor, job.region, observation.ok);
-    if (next.status !== monitor.status || !sameRegionStatus(next.regionStatus, monitor.regionStatus)) return null;
     return this.routine.write({
       monitorId: monitor.id,
       ...checkResult(job, checkedAt, observation),
@@ -164,21 +178,25 @@ export class MonitorCheckRecorder {
         regionStatus: monitor.regionStatus,
         regions: monitor.regions,
         contentHash: monitor.contentHash,
+        rulesFingerprint: monitor.rulesFingerprint,
       },
     });
   }
 
   /**
-   * What a check needs of its monitor, and the result already recorded for the slot, in one statement without the
-   * ORM: this runs for every check, and most checks need nothing more.
+   * What a check needs of its monitor (its alert rules and their fingerprint included, to decide whether the check is
+   * routine), and the result already recorded for the slot, in one statement without the ORM: this runs for every
+   * check, and most checks need nothing more.
    */
   private async monitorToCheck(monitorId: string, region: string, scheduledFor: Date): Promise<MonitorToCheck | null> {
     const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
       `select m.id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
+              rules.list as rules, md5(rules.list::text) as rules_fingerprint,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
-         from monitors m where m.id = ?`,
+         from monitors m cross join lateral (select ${MONITOR_RULES_SQL} as list) rules
+        where m.id = ?`,
       [region, scheduledFor.toISOString(), monitorId],
       'all',
     );
@@ -198,6 +216,11 @@ export class MonitorCheckRecorder {
       paused: row.paused,
       regionStatus: row.region_status,
       contentHash: row.content_hash,
+      rules: row.rules.map(({ notifiedAtMs, ...rule }) => ({
+        ...rule,
+        notifiedAt: notifiedAtMs === null ? null : new Date(notifiedAtMs),
+      })),
+      rulesFingerprint: row.rules_fingerprint,
       recordedCheckId: row.recorded_check_id,
     };
   }
@@ -367,25 +390,4 @@ function checkResult(job: MonitorCheckJob, checkedAt: Date, observation: PageObs
     message: observation.message,
     contentHash: observation.content?.contentHash ?? null,
   };
-}
-
-/** Down when any region's latest check failed, up when one passed and none failed, pending before any. */
-function deriveStatus(
-  monitor: Pick<Monitor, 'regions' | 'regionStatus' | 'paused'>,
-  region: string,
-  ok: boolean,
-): { regionStatus: RegionStatus; status: MonitorStatus } {
-  const regionStatus: RegionStatus = {};
-  for (const name of monitor.regions) {
-    const latest = name === region ? (ok ? 'up' : 'down') : monitor.regionStatus[name];
-    if (latest) regionStatus[name] = latest;
-  }
-  const verdicts = Object.values(regionStatus);
-  const derived: MonitorStatus = verdicts.includes('down') ? 'down' : verdicts.includes('up') ? 'up' : 'pending';
-  return { regionStatus, status: monitor.paused ? 'paused' : derived };
-}
-
-function sameRegionStatus(a: RegionStatus, b: RegionStatus): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((region) => a[region] === b[region]);
 }

@@ -20,13 +20,34 @@ export interface CheckResult {
 }
 
 /**
- * A check that changes nothing but counts: its region's verdict, the monitor's status, content and tracked values
- * stay what they were, and no alert rule moves. `seen` is the monitor as the check found it; the write applies only
- * while the monitor is still exactly that.
+ * The monitor `m`'s alert rules (all of them: which ones checks move is the alerting code's business) as jsonb, in one
+ * order, with `notifiedAtMs` as epoch milliseconds so that the text does not depend on the session's time zone. Read
+ * with the monitor by the check, and again by the routine write's guard: the same expression both times.
+ */
+export const MONITOR_RULES_SQL = `(select coalesce(jsonb_agg(jsonb_build_object(
+    'id', r.id, 'event', r.event, 'enabled', r.enabled, 'state', r.state, 'streaks', r.streaks,
+    'consecutiveFailures', r.consecutive_failures, 'minRegions', r.min_regions, 'thresholdMs', r.threshold_ms,
+    'notifyRecovery', r.notify_recovery, 'reminderMinutes', r.reminder_minutes,
+    'notifiedAtMs', round(extract(epoch from r.notified_at) * 1000)::bigint) order by r.id), '[]'::jsonb)
+  from alert_rules r where r.monitor_id = m.id)`;
+
+/** A short version of the monitor `m`'s rules: it differs whenever anything the routine decision reads of them does. */
+export const RULES_FINGERPRINT_SQL = `md5(${MONITOR_RULES_SQL}::text)`;
+
+/**
+ * A check that changes nothing but counts, as `isRoutineCheck` decided from the monitor as the check read it. `seen`
+ * is that monitor: the write applies only while the monitor and its rules are still exactly that.
  */
 export interface RoutineCheck extends CheckResult {
   monitorId: string;
-  seen: { status: MonitorStatus; regionStatus: RegionStatus; regions: string[]; contentHash: string | null };
+  seen: {
+    status: MonitorStatus;
+    regionStatus: RegionStatus;
+    regions: string[];
+    contentHash: string | null;
+    /** `RULES_FINGERPRINT_SQL` as read with the monitor. */
+    rulesFingerprint: string;
+  };
 }
 
 interface Waiting {
@@ -42,16 +63,21 @@ const BATCH_WINDOW_MS = 10;
 
 /**
  * One statement (so one commit) for a batch of routine checks: each monitor's `last_checked_at`, the result rows and
- * the hourly rollups, for the monitors whose every check in the batch is still routine: the monitor is as the check
- * saw it and no alert rule would move (both decided under the row lock the UPDATE takes, as the recorder's
- * transaction decides them under its lock).
+ * the hourly rollups, for the monitors whose every check in the batch was decided on the monitor and rules as they
+ * still are. Whether a check is routine is decided by `isRoutineCheck`, not here: this only guards that decision.
+ *
+ * The guard compares the monitor's row under the lock the UPDATE takes (re-read if another transaction changed it
+ * meanwhile) and the rules' fingerprint as of the statement's snapshot. A rule change committed before that snapshot
+ * fails the guard; one committed after it (by a transaction the UPDATE may wait for) comes after this write in every
+ * respect: this write changes no rule, and `last_checked_at`, the rollups and the results add up in either order.
  */
 const WRITE_ROUTINE_CHECKS = `
 with checks as (
   select * from jsonb_to_recordset(?::jsonb) as c(
     monitor_id uuid, region text, trigger text, scheduled_for timestamptz, checked_at timestamptz, ok boolean,
     status_code int, response_time_ms int, failure text, message text, content_hash text,
-    seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text)
+    seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text,
+    seen_rules_fingerprint text)
 ),
 touched as (
   update monitors m
@@ -59,7 +85,8 @@ touched as (
     from (select monitor_id, max(checked_at) as checked_at from checks group by monitor_id) latest
    where m.id = latest.monitor_id
      and not m.paused
-     -- every check of the batch for this monitor is still routine
+     -- every check of the batch for this monitor was decided on the monitor and rules as they still are (a routine
+     -- check only ever saw the monitor unpaused)
      and not exists (
        select 1 from checks c
         where c.monitor_id = m.id
@@ -67,13 +94,7 @@ touched as (
                or m.region_status <> c.seen_region_status
                or m.regions <> c.seen_regions
                or m.content_hash is distinct from c.seen_content_hash
-               or exists (
-                 select 1 from alert_rules r
-                  where r.monitor_id = m.id and r.enabled and r.event in ('down', 'response_time')
-                    and (r.state <> 'ok'
-                         or (r.event = 'down' and not c.ok)
-                         or (r.event = 'response_time' and c.ok
-                             and c.response_time_ms > coalesce(r.threshold_ms, 0))))))
+               or ${RULES_FINGERPRINT_SQL} <> c.seen_rules_fingerprint))
   returning m.id
 ),
 inserted as (
@@ -109,8 +130,8 @@ const slotKey = (monitorId: string, region: string, scheduledMs: number) => `${m
 /**
  * Group commit for routine checks, which are nearly all of them: instead of a transaction of its own (lock, read,
  * insert, upsert, update, commit), each waits up to BATCH_WINDOW_MS and is written with the others in one statement.
- * A check answers its id once that statement has committed, or null when it was not written (its monitor moved
- * since, a rule would move, or its slot was already recorded): the recorder then records it the full way.
+ * A check answers its id once that statement has committed, or null when it was not written (its monitor or its
+ * rules moved since it read them, or its slot was already recorded): the recorder then records it the full way.
  */
 @Injectable()
 export class RoutineCheckWriter {
@@ -173,6 +194,7 @@ export class RoutineCheckWriter {
       seen_region_status: check.seen.regionStatus,
       seen_regions: check.seen.regions,
       seen_content_hash: check.seen.contentHash,
+      seen_rules_fingerprint: check.seen.rulesFingerprint,
     }));
     const written = await this.orm.em
       .getConnection()

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { MonitorStatus, RegionStatus } from '../../src/monitors/entities/monitor.entity';
-import { RoutineCheckWriter, type RoutineCheck } from '../../src/monitors/routine-check-writer';
+import { RoutineCheckWriter, RULES_FINGERPRINT_SQL, type RoutineCheck } from '../../src/monitors/routine-check-writer';
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey, type IssuedKey } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -47,7 +47,13 @@ describe('routine checks', () => {
       regions: string[];
       content_hash: string | null;
       last_checked_at: Date | null;
-    }>(`select status, region_status, regions, content_hash, last_checked_at from monitors where id = $1`, [id]);
+      rules_fingerprint: string;
+    }>(
+      `select status, region_status, regions, content_hash, last_checked_at,
+              ${RULES_FINGERPRINT_SQL} as rules_fingerprint
+         from monitors m where id = $1`,
+      [id],
+    );
     return rows[0];
   }
 
@@ -85,6 +91,7 @@ describe('routine checks', () => {
         regionStatus: row.region_status,
         regions: row.regions,
         contentHash: row.content_hash,
+        rulesFingerprint: row.rules_fingerprint,
       },
       ...overrides,
     } satisfies RoutineCheck;
@@ -139,9 +146,11 @@ describe('routine checks', () => {
     const id = await createMonitor();
     await key.client.post(`/monitors/${id}/check`);
     const slot = new Date(Date.now() + 7_200_000);
-    const stale = await routineCheck(id, slot, {
-      seen: { status: 'down', regionStatus: { local: 'down' }, regions: ['local'], contentHash: null },
-    });
+    const fresh = await routineCheck(id, slot);
+    const stale = {
+      ...fresh,
+      seen: { ...fresh.seen, status: 'down' as const, regionStatus: { local: 'down' as const }, contentHash: null },
+    };
     const before = await rollup(id);
     expect(await writer.write(stale)).toBeNull();
     expect(await rollup(id)).toEqual(before);
@@ -152,25 +161,64 @@ describe('routine checks', () => {
     expect(rows).toHaveLength(0);
   });
 
-  it('leaves to the full recording a check that an alert rule would act on', async () => {
-    const id = await createMonitor();
-    await key.client.post(`/monitors/${id}/check`);
+  async function hook(): Promise<string> {
     const destination = await key.client.post('/alert-destinations', {
       name: 'hook',
       type: 'webhook',
       config: { url: `${site.origin}/hook` },
     });
     expect(destination.status).toBe(201);
+    return destination.body.id as string;
+  }
+
+  it('writes nothing when the monitor’s alert rules changed since the check read them', async () => {
+    const id = await createMonitor();
+    await key.client.post(`/monitors/${id}/check`);
+    const slot = new Date(Date.now() + 10_800_000);
+    const read = await routineCheck(id, slot);
+    const rule = await key.client.post(`/monitors/${id}/rules`, { event: 'down', destination_ids: [await hook()] });
+    expect(rule.status).toBe(201);
+    const before = await rollup(id);
+    // Decided on the rules as they were: the guard refuses it, and the recorder records it the full way.
+    expect(await writer.write(read)).toBeNull();
+    expect(await rollup(id)).toEqual(before);
+    // Read again, with the rule: written.
+    expect(await writer.write(await routineCheck(id, slot))).toEqual(expect.any(String));
+    // A rule's incident moving (as another region's check would move it) fails the guard too.
+    const later = await routineCheck(id, new Date(slot.getTime() + 1000));
+    await database.query(`update alert_rules set streaks = '{"local": 1}', state = 'pending' where id = $1`, [
+      rule.body.id,
+    ]);
+    expect(await writer.write(later)).toBeNull();
+  });
+
+  it('records the full way a check that moves only an alert rule, so the rule moves', async () => {
+    site.set('/broken', { status: 500, html: 'down' });
+    const created = await key.client.post('/monitors', { name: 'broken', url: `${site.origin}/broken` });
+    const id = created.body.id as string;
     const rule = await key.client.post(`/monitors/${id}/rules`, {
-      event: 'response_time',
-      threshold_ms: 10,
-      destination_ids: [destination.body.id],
+      event: 'down',
+      destination_ids: [await hook()],
+      confirm: { consecutive_failures: 3 },
     });
     expect(rule.status).toBe(201);
-    const slot = new Date(Date.now() + 10_800_000);
-    // Slower than the rule allows: the rule's streak moves, so this is not routine.
-    expect(await writer.write(await routineCheck(id, slot, { responseTimeMs: 50 }))).toBeNull();
-    // Within it: the rule stays as it is, so the check is routine.
-    expect(await writer.write(await routineCheck(id, slot, { responseTimeMs: 5 }))).toEqual(expect.any(String));
+    const ruleRow = async () =>
+      (
+        await database.query<{ state: string; streaks: Record<string, number> }>(
+          `select state, streaks from alert_rules where id = $1`,
+          [rule.body.id],
+        )
+      ).rows[0];
+    // The first failure moves the monitor's status; the next ones move nothing but the rule's streak.
+    for (const [streak, state] of [
+      [1, 'pending'],
+      [2, 'pending'],
+      [3, 'firing'],
+    ] as const) {
+      expect((await key.client.post(`/monitors/${id}/check`)).status).toBe(200);
+      expect((await monitorRow(id)).status).toBe('down');
+      expect(await ruleRow()).toEqual({ state, streaks: { local: streak } });
+    }
+    expect((await rollup(id)).checks).toBe(3);
   });
 });

@@ -1,0 +1,58 @@
+import { type IncidentRule, leavesRuleAsItIs, movesWithChecks, nextRuleState } from '../alerts/rule-transition';
+import type { Monitor, MonitorStatus, RegionStatus } from './entities/monitor.entity';
+
+/** The monitor as a check read it: what its status, content and alert rules were. */
+export type MonitorAsRead = Pick<Monitor, 'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash'> & {
+  /** All of the monitor's alert rules; those that checks do not move are passed over. */
+  rules: readonly IncidentRule[];
+};
+
+/** What a check saw, as far as deciding whether it moves anything. */
+export interface CheckSeen {
+  region: string;
+  ok: boolean;
+  responseTimeMs: number;
+  checkedAt: Date;
+  /** The page content the check records: null when it records none (a failed check, or nothing extracted). */
+  content: { contentHash: string; trackedValues: readonly unknown[] } | null;
+}
+
+/**
+ * Whether a check changes nothing but counts, so that it may be written without the monitor's row lock and the
+ * alerting step (the routine writer still applies it only while the monitor and its rules are as read): the monitor
+ * is not paused, the check's region keeps its verdict and the monitor its status, the content is the stored one and
+ * has no tracked values, and every rule that checks move is left exactly as it is by `nextRuleState`, the transition
+ * the alerting step applies.
+ */
+export function isRoutineCheck(monitor: MonitorAsRead, check: CheckSeen): boolean {
+  if (monitor.paused) return false;
+  if (check.content && (check.content.contentHash !== monitor.contentHash || check.content.trackedValues.length)) {
+    return false;
+  }
+  const next = deriveStatus(monitor, check.region, check.ok);
+  if (next.status !== monitor.status || !sameRegionStatus(next.regionStatus, monitor.regionStatus)) return false;
+  return monitor.rules
+    .filter(movesWithChecks)
+    .every((rule) => leavesRuleAsItIs(rule, nextRuleState(rule, monitor.regions, check)));
+}
+
+/** Down when any region's latest check failed, up when one passed and none failed, pending before any. */
+export function deriveStatus(
+  monitor: Pick<Monitor, 'regions' | 'regionStatus' | 'paused'>,
+  region: string,
+  ok: boolean,
+): { regionStatus: RegionStatus; status: MonitorStatus } {
+  const regionStatus: RegionStatus = {};
+  for (const name of monitor.regions) {
+    const latest = name === region ? (ok ? 'up' : 'down') : monitor.regionStatus[name];
+    if (latest) regionStatus[name] = latest;
+  }
+  const verdicts = Object.values(regionStatus);
+  const derived: MonitorStatus = verdicts.includes('down') ? 'down' : verdicts.includes('up') ? 'up' : 'pending';
+  return { regionStatus, status: monitor.paused ? 'paused' : derived };
+}
+
+function sameRegionStatus(a: RegionStatus, b: RegionStatus): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((region) => a[region] === b[region]);
+}
