@@ -2331,13 +2331,45 @@ export interface components {
             /** @description The sides were scanned by different axe-core versions; their counts are not comparable. */
             engine_version_mismatch: boolean;
         };
+        /** @description A rectangle of a full-page screenshot, in CSS pixels from its top left corner. */
+        ScreenshotRegion: {
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
+        /**
+         * @description What moved on its own: evidence that differed between two looks at the same side (the pair differed at first
+         *     look, so both sides were captured again). It is shown apart, labelled "moves on its own", and never counted
+         *     in `has_differences`, `summary.with_differences` or the gate's review list.
+         */
+        UnstableEvidence: {
+            /** @description Text lines that one look of a side had and another did not (at most 500). */
+            lines: string[];
+            /** @description Screenshot areas in which two looks of a side differ (at most 50); left out of `screenshot`. */
+            regions: components["schemas"]["ScreenshotRegion"][];
+            /** @description The robots meta value differed between looks of a side. */
+            robots: boolean;
+            /** @description The canonical link differed between looks of a side. */
+            canonical: boolean;
+            /** @description Findings that one look of a side had and another did not. */
+            findings: components["schemas"]["Finding"][];
+        };
+        /**
+         * @description Production against preview. Every field holds stable differences only: when the sides differ at first look,
+         *     both are captured once more, and whatever differs between two looks at one side is reported in `unstable`
+         *     instead.
+         */
         Comparison: {
+            /** @description A stable difference in any dimension; what moved on its own does not count. */
             has_differences: boolean;
             text: components["schemas"]["TextDifference"];
             robots: components["schemas"]["ValueDifference"];
             canonical: components["schemas"]["ValueDifference"];
             screenshot: components["schemas"]["ScreenshotDifference"];
             findings: components["schemas"]["FindingsDifference"];
+            /** @description Null when the sides did not differ at first look, so nobody looked again. */
+            unstable: components["schemas"]["UnstableEvidence"] | null;
         };
         /** @description The evidence of one page pair at one viewport, for one revision. */
         Artifact: {
@@ -2389,7 +2421,11 @@ export interface components {
             captured: number;
             /** @description Pairs with missing evidence on either side. */
             missing: number;
+            /** @description Pairs with a stable difference (one that survived a second look at both sides). */
             with_differences: number;
+            /** @description Pairs with evidence that moved on its own (shown apart; not counted in with_differences). */
+            unstable: number;
+            /** @description Stable new findings, over all pairs. */
             new_findings: number;
         };
         ReleaseCheckFields: {
@@ -2497,6 +2533,11 @@ export interface components {
             regions?: string[];
             /** @description Values captured on every check; a moved value is recorded as a change of kind `value`. */
             tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
+            /**
+             * @description Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`.
+             * @default 0.01
+             */
+            visual_threshold?: number;
         };
         UpdateMonitorRequest: {
             name?: string;
@@ -2514,6 +2555,7 @@ export interface components {
             /** @description `null` removes the selector. */
             selector?: string | null;
             tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
+            visual_threshold?: number;
             /** @description `true` pauses scheduled checks; `false` resumes them. */
             paused?: boolean;
         };
@@ -2533,6 +2575,10 @@ export interface components {
             selector: string | null;
             regions: string[];
             tracked_values: components["schemas"]["TrackedValueSpec"][];
+            /** @description Browser monitors record a `visual` change when the screenshot differs by more than this share. */
+            visual_threshold: number;
+            /** @description Lines seen to move on their own (they differed between two looks moments apart), as patterns with each run of digits written `#`; left out of the watched text, so they never make a change. */
+            unstable_lines: string[];
             status: components["schemas"]["MonitorStatus"];
             paused: boolean;
             badge_enabled: boolean;
@@ -2625,10 +2671,28 @@ export interface components {
             url: string;
         };
         /**
-         * @description `content` when the watched text changed, `value` when a tracked value moved.
+         * @description `content` when the watched text changed, `value` when a tracked value moved; browser monitors also record
+         *     `visual` (the screenshot differs beyond the monitor's `visual_threshold`) and `metadata` (title, robots,
+         *     canonical or HTTP status class). Every kind is recorded only for a stable difference: what differed between
+         *     two looks at the page moments apart moves on its own and is never a change.
          * @enum {string}
          */
-        ChangeKind: "content" | "value";
+        ChangeKind: "content" | "value" | "visual" | "metadata";
+        VisualChange: {
+            /** @description Share of differing pixels, 0 to 1, outside the areas that move on their own. */
+            mismatch_ratio: number;
+            /** @description The monitor's `visual_threshold` when the change was recorded. */
+            threshold: number;
+            /** @description The difference image (before with the changed pixels tinted). */
+            diff_url: string | null;
+        };
+        /** @enum {string} */
+        MetadataField: "title" | "robots" | "canonical" | "status_class";
+        MetadataFieldChange: {
+            field: components["schemas"]["MetadataField"];
+            before: string | null;
+            after: string | null;
+        };
         /** @enum {string} */
         ChangeFeedback: "useful" | "noise";
         ChangeSummary: {
@@ -2661,6 +2725,10 @@ export interface components {
             summary: components["schemas"]["ChangeSummary"];
             /** @description For changes of kind `value`, the value that moved. */
             value: components["schemas"]["ValueChange"] | null;
+            /** @description For changes of kind `visual`, how much of the page changed and the difference image. */
+            visual: components["schemas"]["VisualChange"] | null;
+            /** @description For changes of kind `metadata`, each field that changed. */
+            metadata: components["schemas"]["MetadataFieldChange"][] | null;
             feedback: components["schemas"]["ChangeFeedback"] | null;
             archived: boolean;
             /** @description Browser monitors only. */
@@ -2690,7 +2758,7 @@ export interface components {
             archived?: boolean;
         };
         /** @enum {string} */
-        ChangeScreenshotName: "before.png" | "after.png";
+        ChangeScreenshotName: "before.png" | "after.png" | "diff.png";
         TrackedValue: {
             /** Format: uuid */
             id: string;
@@ -4585,6 +4653,7 @@ export interface operations {
                      *             "captured": 1,
                      *             "missing": 0,
                      *             "with_differences": 1,
+                     *             "unstable": 0,
                      *             "new_findings": 0
                      *           },
                      *           "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -4716,6 +4785,7 @@ export interface operations {
                      *         "captured": 1,
                      *         "missing": 0,
                      *         "with_differences": 1,
+                     *         "unstable": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -4787,6 +4857,7 @@ export interface operations {
                      *           },
                      *           "comparison": {
                      *             "has_differences": true,
+                     *             "unstable": null,
                      *             "text": {
                      *               "changed": true,
                      *               "added": [
@@ -4892,6 +4963,7 @@ export interface operations {
                      *         "captured": 1,
                      *         "missing": 0,
                      *         "with_differences": 1,
+                     *         "unstable": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -4963,6 +5035,7 @@ export interface operations {
                      *           },
                      *           "comparison": {
                      *             "has_differences": true,
+                     *             "unstable": null,
                      *             "text": {
                      *               "changed": true,
                      *               "added": [
@@ -5099,6 +5172,7 @@ export interface operations {
                      *         "captured": 1,
                      *         "missing": 0,
                      *         "with_differences": 1,
+                     *         "unstable": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -5170,6 +5244,7 @@ export interface operations {
                      *           },
                      *           "comparison": {
                      *             "has_differences": true,
+                     *             "unstable": null,
                      *             "text": {
                      *               "changed": true,
                      *               "added": [
@@ -5346,6 +5421,7 @@ export interface operations {
                      *         "captured": 1,
                      *         "missing": 0,
                      *         "with_differences": 1,
+                     *         "unstable": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -5417,6 +5493,7 @@ export interface operations {
                      *           },
                      *           "comparison": {
                      *             "has_differences": true,
+                     *             "unstable": null,
                      *             "text": {
                      *               "changed": true,
                      *               "added": [
@@ -5558,6 +5635,7 @@ export interface operations {
                      *         "captured": 1,
                      *         "missing": 0,
                      *         "with_differences": 1,
+                     *         "unstable": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -5629,6 +5707,7 @@ export interface operations {
                      *           },
                      *           "comparison": {
                      *             "has_differences": true,
+                     *             "unstable": null,
                      *             "text": {
                      *               "changed": true,
                      *               "added": [
@@ -5854,6 +5933,8 @@ export interface operations {
                      *           ],
                      *           "status": "up",
                      *           "paused": false,
+                     *           "visual_threshold": 0.01,
+                     *           "unstable_lines": [],
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -5968,6 +6049,8 @@ export interface operations {
                      *       ],
                      *       "status": "up",
                      *       "paused": false,
+                     *       "visual_threshold": 0.01,
+                     *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -6044,6 +6127,8 @@ export interface operations {
                      *       ],
                      *       "status": "up",
                      *       "paused": false,
+                     *       "visual_threshold": 0.01,
+                     *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -6163,6 +6248,8 @@ export interface operations {
                      *       ],
                      *       "status": "up",
                      *       "paused": false,
+                     *       "visual_threshold": 0.01,
+                     *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -6238,6 +6325,8 @@ export interface operations {
                      *         ],
                      *         "status": "up",
                      *         "paused": false,
+                     *         "visual_threshold": 0.01,
+                     *         "unstable_lines": [],
                      *         "badge_enabled": true,
                      *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *         "last_checked_at": "2026-11-24T09:35:00Z",
@@ -6405,6 +6494,8 @@ export interface operations {
                      *       ],
                      *       "status": "up",
                      *       "paused": false,
+                     *       "visual_threshold": 0.01,
+                     *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7577,6 +7668,8 @@ export interface operations {
                      *           ],
                      *           "status": "up",
                      *           "paused": false,
+                     *           "visual_threshold": 0.01,
+                     *           "unstable_lines": [],
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8586,6 +8679,8 @@ export interface operations {
                      *           "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
                      *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
                      *           "monitor_name": "Pricing page",
+                     *           "visual": null,
+                     *           "metadata": null,
                      *           "kind": "content",
                      *           "region": "eu",
                      *           "detected_at": "2026-11-24T09:35:00Z",
@@ -8738,6 +8833,8 @@ export interface operations {
                      *           "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
                      *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
                      *           "monitor_name": "Pricing page",
+                     *           "visual": null,
+                     *           "metadata": null,
                      *           "kind": "content",
                      *           "region": "eu",
                      *           "detected_at": "2026-11-24T09:35:00Z",
@@ -8811,6 +8908,8 @@ export interface operations {
                      *       "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
                      *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
                      *       "monitor_name": "Pricing page",
+                     *       "visual": null,
+                     *       "metadata": null,
                      *       "kind": "content",
                      *       "region": "eu",
                      *       "detected_at": "2026-11-24T09:35:00Z",
@@ -8896,6 +8995,8 @@ export interface operations {
                      *       "id": "351dc1e3-55ae-552e-b17a-1ba748d90b89",
                      *       "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
                      *       "monitor_name": "Pricing page",
+                     *       "visual": null,
+                     *       "metadata": null,
                      *       "kind": "content",
                      *       "region": "eu",
                      *       "detected_at": "2026-11-24T09:35:00Z",
