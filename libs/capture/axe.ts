@@ -139,12 +139,12 @@ export class AxeRunner {
  */
 async function loadIntoChildFrames(page: Page): Promise<void> {
   const main = page.mainFrame();
-  await Promise.all(
-    page
-      .frames()
-      .filter((frame) => frame !== main)
-      .map((frame) => frame.evaluate(axeSource()).catch(() => undefined)),
-  );
+  const children = page.frames().filter((frame) => frame !== main);
+  if (children.length === 0) return;
+  // axe-core in a frame's page context runs on that page's timers, which the capture's virtual clock holds
+  // (determinism.ts): it would wait forever for its own timeouts. The screenshot is taken; let time run again.
+  await page.clock.resume().catch(() => undefined);
+  await Promise.all(children.map((frame) => frame.evaluate(axeSource()).catch(() => undefined)));
 }
 
 const IMPACTS = new Set(['minor', 'moderate', 'serious', 'critical']);

@@ -9,6 +9,7 @@ import {
   type PooledBrowser,
 } from './browser-pool';
 import { CaptureBudget } from './capture-budget';
+import { DEFAULT_CLOCK_TIME, makeDeterministic } from './determinism';
 import { capturePage, missingEvidence, refusalEvidence, withTimeout } from './capture-page';
 import { RequestGuard } from './request-guard';
 import { ScanSharing } from './scan-sharing';
@@ -235,6 +236,7 @@ export class CaptureEngine {
     try {
       if (attempt.abandoned) throw new CaptureInfrastructureError('the capture was abandoned');
       await this.guard?.guardWebSockets(context);
+      await makeDeterministic(context, request.clockTime ?? DEFAULT_CLOCK_TIME);
       const page = await context.newPage();
       // Popups are not part of the evidence and only cost memory.
       context.on('page', (other) => {

@@ -2,6 +2,7 @@ import { errors, type Browser, type Page, type Request, type Response } from 'pl
 import { TargetNotPublicError } from '../net-guard';
 import { AxeRunner, type AxeReport } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
+import { holdTimelines, loadLazyContent, settleClock } from './determinism';
 import { markupDigest, stateDigest } from './document-state';
 import { PageWorld } from './page-world';
 import type { RequestGuard } from './request-guard';
@@ -197,9 +198,9 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
   let claim: ScanClaim | null = null;
   try {
     world = await PageWorld.open(page);
-    // Late requests are common (analytics, lazy content): wait a bounded time for quiet and go on either way.
-    // axe-core loads meanwhile, unless another capture of a document with the same markup is loading it already;
-    // it scans only after the screenshot.
+    // The page's clock runs forward in steps, waiting a bounded time for the requests each step starts (late banners,
+    // fetched content); then it is held. axe-core loads meanwhile, unless another capture of a document with the same
+    // markup is loading it already; it scans only after the screenshot.
     const axe = request.accessibilityScan === false ? null : new AxeRunner(page, world);
     if (axe && input.scans && request.scanScope !== undefined && request.screenshot !== false) {
       const made = input.scans.claim(request.scanScope, await markupDigest(world));
@@ -208,7 +209,8 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       claim = made;
     }
     if (axe && claim?.role !== 'follow') axe.preload();
-    await network.settle(timeouts.networkQuietMs, timeouts.networkIdleMs);
+    await world.evaluate(loadLazyContent, null);
+    await settleClock(page, network, { quietMs: timeouts.networkQuietMs, networkBudgetMs: timeouts.networkIdleMs });
 
     const finalUrl = page.url();
     const content = await world.evaluate(readPage, request.requiredSelector ?? null);
@@ -229,6 +231,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     let screenshot: Buffer | null = null;
     if (request.screenshot !== false) {
       step = 'preparing the screenshot';
+      await world.evaluate(holdTimelines, null);
       const prepared = await world.evaluate(prepareScreenshot, {
         css: FREEZE_MOTION_CSS,
         fontsMs: timeouts.fontsMs,

@@ -58,6 +58,11 @@ export interface CaptureRequest {
    * without a scope, or with `shareScans` off, every capture scans itself.
    */
   scanScope?: string;
+  /**
+   * The instant (epoch ms) the page's virtual clock starts at (see determinism.ts). Captures that are compared with
+   * each other must name the same one; default DEFAULT_CLOCK_TIME.
+   */
+  clockTime?: number;
 }
 
 /** A request that turned the screenshot off gets none; every other gets one. */
@@ -110,7 +115,10 @@ export type CaptureResult<R extends CaptureRequest = CaptureRequest> = CapturedP
 export interface CaptureTimeouts {
   /** `page.goto` until the load event. */
   navigationMs: number;
-  /** Waiting after load for the network to go quiet (see networkQuietMs); running out is not an error. */
+  /**
+   * Real time, in all, spent waiting for the network to go quiet while the page's clock is run forward after load
+   * (see networkQuietMs and determinism.ts); running out is not an error.
+   */
   networkIdleMs: number;
   /** How long no request may be in flight for the network to count as quiet. */
   networkQuietMs: number;
