@@ -89,6 +89,7 @@ describe('compareEvidence', () => {
       },
       findings: { new: [], fixed: [], unchanged: 2, engine_version_mismatch: false },
       has_differences: false,
+      unstable: null,
     });
   });
 

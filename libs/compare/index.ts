@@ -1,39 +1,16 @@
-import { compareFindings } from './findings';
-import { compareScreenshots } from './screenshots';
-import { compareText } from './text';
-import type { CompareOptions, EvidenceComparison, SideEvidence } from './types';
-import { compareCanonical, compareRobots } from './values';
-
 export * from './types';
+export { compareEvidence } from './evidence';
 export { compareFindings, differenceByFingerprint, fingerprint, placeFindings, type PlacedFinding } from './findings';
 export { compareScreenshots, MAX_SCREENSHOT_DIMENSION, readPngSize } from './screenshots';
 export { closeScreenshotWorker } from './screenshot-worker';
+export {
+  combineInstability,
+  compareLooks,
+  instabilityOf,
+  isStable,
+  MAX_UNSTABLE_REGIONS,
+  mergeRegions,
+} from './stability';
 export { compareText, MAX_TEXT_DIFF_LINES } from './text';
 export { compareCanonical, compareRobots } from './values';
-
-/** All differences between the production and preview evidence of one page × viewport. */
-export async function compareEvidence(
-  production: SideEvidence,
-  preview: SideEvidence,
-  options: CompareOptions = {},
-): Promise<EvidenceComparison> {
-  const text = compareText(production.text, preview.text);
-  const robots = compareRobots(production.robots, preview.robots);
-  const canonical = compareCanonical(production, preview);
-  const findings = compareFindings(production.findings, preview.findings, production.axe_version, preview.axe_version);
-  const screenshot = await compareScreenshots(production.screenshot, preview.screenshot, options);
-  return {
-    text,
-    robots,
-    canonical,
-    screenshot,
-    findings,
-    has_differences:
-      text.changed ||
-      robots.changed ||
-      canonical.changed ||
-      screenshot.changed ||
-      findings.new.length > 0 ||
-      findings.fixed.length > 0,
-  };
-}
+export { learnVolatileLines, lineShape, MAX_VOLATILE_LINES, stableText } from './volatile-lines';

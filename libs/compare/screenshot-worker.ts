@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { Region } from './types';
 
 /**
  * resemblejs runs in a worker thread. Its pixel loop is synchronous (~0.3–0.5 s for 1440×900, proportional to the
@@ -18,6 +19,9 @@ const RESEMBLE_OPTIONS = {
 
 /** Unchanged rows kept above and below the changed ones, for the neighbours resemblejs looks at (see the worker). */
 const CONTEXT_ROWS = 2;
+
+/** The grid, in px, on which differing areas between two looks at one side are reported (see differingRegions). */
+const REGION_CELL = 16;
 
 /** A 1440×32767 comparison takes ~20 s; far beyond that resemblejs lost its callback (it can, on a canvas error). */
 const COMPARISON_TIMEOUT_MS = 120_000;
@@ -122,6 +126,84 @@ async function rowsThatDiffer(one, two) {
   return { mismatchPercentage, diffPng: context.canvas.toBuffer(), comparedRows };
 }
 
+/** Paints each region of both images with one opaque colour, so what lies there cannot differ. */
+function paintOver(images, regions) {
+  for (const image of images) {
+    for (const region of regions) {
+      const right = Math.min(image.width, region.x + region.width);
+      const bottom = Math.min(image.height, region.y + region.height);
+      for (let y = Math.max(0, region.y); y < bottom; y++) {
+        for (let x = Math.max(0, region.x), at = (y * image.width + x) * 4; x < right; x++, at += 4) {
+          image.data[at] = 128;
+          image.data[at + 1] = 128;
+          image.data[at + 2] = 128;
+          image.data[at + 3] = 255;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The areas in which two images differ at all, as rectangles on a grid of CELL px (beyond one image's edge counts as
+ * differing): runs of changed cells per grid row, stacked while the next row has the same run.
+ */
+function differingRegions(one, two) {
+  const CELL = ${REGION_CELL};
+  const width = Math.max(one.width, two.width);
+  const height = Math.max(one.height, two.height);
+  const columns = Math.ceil(width / CELL);
+  const rows = Math.ceil(height / CELL);
+  const changed = new Uint8Array(columns * rows);
+  const a = toBuffer(one.data);
+  const b = toBuffer(two.data);
+  for (let y = 0; y < height; y++) {
+    const gridRow = Math.floor(y / CELL) * columns;
+    const inOne = y < one.height ? Math.min(one.width, width) : 0;
+    const inTwo = y < two.height ? Math.min(two.width, width) : 0;
+    const both = Math.min(inOne, inTwo);
+    if (both === width && one.width === two.width) {
+      const at = y * one.width * 4;
+      if (a.compare(b, at, at + width * 4, at, at + width * 4) === 0) continue;
+    }
+    for (let x = 0; x < width; x += 1) {
+      const cell = gridRow + Math.floor(x / CELL);
+      if (changed[cell]) {
+        x = (Math.floor(x / CELL) + 1) * CELL - 1;
+        continue;
+      }
+      if (x >= both) {
+        changed[cell] = 1;
+        continue;
+      }
+      const i = (y * one.width + x) * 4;
+      const j = (y * two.width + x) * 4;
+      if (a[i] !== b[j] || a[i + 1] !== b[j + 1] || a[i + 2] !== b[j + 2] || a[i + 3] !== b[j + 3]) changed[cell] = 1;
+    }
+  }
+  const regions = [];
+  let open = new Map();
+  for (let row = 0; row < rows; row++) {
+    const next = new Map();
+    for (let column = 0; column < columns; column++) {
+      if (!changed[row * columns + column]) continue;
+      const start = column;
+      while (column + 1 < columns && changed[row * columns + column + 1]) column++;
+      const key = start + ':' + column;
+      const region = open.get(key) ?? { x: start * CELL, y: row * CELL, width: (column - start + 1) * CELL, height: 0 };
+      if (!open.has(key)) regions.push(region);
+      region.height += CELL;
+      next.set(key, region);
+    }
+    open = next;
+  }
+  for (const region of regions) {
+    region.width = Math.min(region.width, width - region.x);
+    region.height = Math.min(region.height, height - region.y);
+  }
+  return regions;
+}
+
 parentPort.on('message', async (job) => {
   const reply = (message) => {
     // canvas 3 frees image memory only after an event-loop turn; take one before the next job can arrive.
@@ -129,6 +211,11 @@ parentPort.on('message', async (job) => {
   };
   try {
     const [one, two] = await Promise.all([decode(toBuffer(job.production)), decode(toBuffer(job.preview))]);
+    if (job.kind === 'regions') {
+      reply({ error: null, regions: differingRegions(one, two) });
+      return;
+    }
+    if (job.ignore.length > 0) paintOver([one, two], job.ignore);
     const sameSize = one.width === two.width && one.height === two.height;
     const outcome = job.onlyChangedRows && sameSize ? await rowsThatDiffer(one, two) : await whole(one, two);
     reply({ error: null, ...outcome });
@@ -149,11 +236,16 @@ export interface ResembleOutcome {
 
 type WorkerReply =
   | { id: number; error: string }
-  | { id: number; error: null; mismatchPercentage: number; diffPng: Uint8Array | null; comparedRows: number };
+  | { id: number; error: null; mismatchPercentage: number; diffPng: Uint8Array | null; comparedRows: number }
+  | { id: number; error: null; regions: Region[] };
+
+type WorkerRequest =
+  | { kind: 'compare'; production: Buffer; preview: Buffer; onlyChangedRows: boolean; ignore: Region[] }
+  | { kind: 'regions'; production: Buffer; preview: Buffer };
 
 interface Job {
   id: number;
-  resolve: (outcome: ResembleOutcome) => void;
+  resolve: (reply: Exclude<WorkerReply, { error: string }>) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -167,12 +259,29 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Compares two PNG screenshots with resemblejs off the main thread. `onlyChangedRows`: of two images of one size,
- * compare only the rows that differ (with their neighbours), for the same outcome as comparing every row.
+ * compare only the rows that differ (with their neighbours), for the same outcome as comparing every row. `ignore`:
+ * areas painted over in both images first, so nothing there counts.
  */
-export function runResemble(production: Buffer, preview: Buffer, onlyChangedRows = true): Promise<ResembleOutcome> {
-  const run = queue.then(() => send(production, preview, onlyChangedRows));
-  queue = run.catch(() => undefined);
-  return run;
+export async function runResemble(
+  production: Buffer,
+  preview: Buffer,
+  onlyChangedRows = true,
+  ignore: Region[] = [],
+): Promise<ResembleOutcome> {
+  const reply = await enqueue({ kind: 'compare', production, preview, onlyChangedRows, ignore });
+  if (!('mismatchPercentage' in reply)) throw new Error('screenshot worker answered another question');
+  // Structured clone turns a Buffer into a plain Uint8Array.
+  const diffPng = reply.diffPng
+    ? Buffer.from(reply.diffPng.buffer, reply.diffPng.byteOffset, reply.diffPng.byteLength)
+    : null;
+  return { mismatchPercentage: reply.mismatchPercentage, diffPng, comparedRows: reply.comparedRows };
+}
+
+/** The areas (on a 16 px grid) in which two PNGs differ in any pixel; empty when they are the same picture. */
+export async function differingRegions(one: Buffer, two: Buffer): Promise<Region[]> {
+  const reply = await enqueue({ kind: 'regions', production: one, preview: two });
+  if (!('regions' in reply)) throw new Error('screenshot worker answered another question');
+  return reply.regions;
 }
 
 /** Stops the worker now (e.g. on application shutdown). A later comparison starts a new one. */
@@ -182,7 +291,13 @@ export async function closeScreenshotWorker(): Promise<void> {
   if (stopping) await stopping.terminate();
 }
 
-function send(production: Buffer, preview: Buffer, onlyChangedRows: boolean): Promise<ResembleOutcome> {
+function enqueue(request: WorkerRequest): Promise<Exclude<WorkerReply, { error: string }>> {
+  const run = queue.then(() => send(request));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+function send(request: WorkerRequest): Promise<Exclude<WorkerReply, { error: string }>> {
   return new Promise((resolve, reject) => {
     const active = ensureWorker();
     const id = nextJobId++;
@@ -193,7 +308,7 @@ function send(production: Buffer, preview: Buffer, onlyChangedRows: boolean): Pr
     }, COMPARISON_TIMEOUT_MS);
     current = { id, resolve, reject, timer };
     active.ref(); // An awaited comparison keeps the process alive.
-    active.postMessage({ id, production, preview, onlyChangedRows });
+    active.postMessage({ id, ...request });
   });
 }
 
@@ -237,11 +352,7 @@ function settle(reply: WorkerReply): void {
     job.reject(new Error(`screenshot comparison failed: ${reply.error}`));
     return;
   }
-  // Structured clone turns a Buffer into a plain Uint8Array.
-  const diffPng = reply.diffPng
-    ? Buffer.from(reply.diffPng.buffer, reply.diffPng.byteOffset, reply.diffPng.byteLength)
-    : null;
-  job.resolve({ mismatchPercentage: reply.mismatchPercentage, diffPng, comparedRows: reply.comparedRows });
+  job.resolve(reply);
 }
 
 /** Forgets the worker (the caller terminates it if needed) and fails the comparison in flight. */

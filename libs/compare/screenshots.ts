@@ -34,7 +34,7 @@ export async function compareScreenshots(
   // Byte-identical screenshots cannot differ: skip decoding two PNGs.
   if (production.equals(preview)) return { mismatch_ratio: 0, changed: false, ...sizes, diff_png: null };
 
-  const outcome = await runResemble(production, preview, options.onlyChangedRows ?? true);
+  const outcome = await runResemble(production, preview, options.onlyChangedRows ?? true, options.ignoreRegions);
   const ratio = Math.min(1, Math.max(0, outcome.mismatchPercentage / 100));
   // A ratio of 0 here means differently encoded PNGs of the same pixels: nothing to show.
   return { mismatch_ratio: ratio, changed: ratio > threshold, ...sizes, diff_png: ratio > 0 ? outcome.diffPng : null };

@@ -70,13 +70,41 @@ export interface FindingsComparison {
   engine_version_mismatch: boolean;
 }
 
+/** A rectangle of a full-page screenshot, in CSS pixels from its top left corner. */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * What differed between two looks at the same side (two captures of one URL, moments apart): it moves on its own, so
+ * it is shown apart and never counted as a difference between the sides.
+ */
+export interface UnstableEvidence {
+  /** Text lines that one look of a side had and another did not. */
+  lines: string[];
+  /** Screenshot areas in which two looks of a side differ. */
+  regions: Region[];
+  /** The robots meta value differed between looks of a side. */
+  robots: boolean;
+  /** The canonical link differed between looks of a side. */
+  canonical: boolean;
+  /** Findings that one look of a side had and another did not. */
+  findings: Finding[];
+}
+
 export interface EvidenceComparison {
   text: TextComparison;
   robots: ValueComparison;
   canonical: ValueComparison;
   screenshot: ScreenshotComparison;
   findings: FindingsComparison;
+  /** Stable differences only: what moved on its own (`unstable`) is left out of every field above. */
   has_differences: boolean;
+  /** Null when the sides did not differ at first look, so nobody looked again. */
+  unstable: UnstableEvidence | null;
 }
 
 export interface CompareOptions {
@@ -88,4 +116,6 @@ export interface CompareOptions {
    * true; a test compares the two).
    */
   onlyChangedRows?: boolean;
+  /** Screenshot areas painted over on both sides before comparing (what moves on its own). */
+  ignoreRegions?: Region[];
 }

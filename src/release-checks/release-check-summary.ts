@@ -1,15 +1,18 @@
+import { isStable } from '../../libs/compare';
 import type { ReleaseCheckArtifact } from './entities/release-check-artifact.entity';
 import type { ReviewDecision } from './entities/release-check-review.entity';
 import type { CollectionStatus, Gate, ReleaseCheckSummary } from './entities/release-check.entity';
 
 /** The counts of one revision, from its artifacts. */
-export function summarize(artifacts: ReleaseCheckArtifact[]): ReleaseCheckSummary {
+export function summarize(artifacts: ReleaseCheckArtifact[]): Required<ReleaseCheckSummary> {
   const compared = artifacts.filter((artifact) => artifact.state === 'compared');
   return {
     pairs: artifacts.length,
     captured: compared.length,
     missing: artifacts.filter((artifact) => artifact.state === 'missing').length,
     with_differences: compared.filter((artifact) => artifact.comparison?.has_differences).length,
+    unstable: compared.filter((artifact) => artifact.comparison?.unstable && !isStable(artifact.comparison.unstable))
+      .length,
     new_findings: compared.reduce((sum, artifact) => sum + (artifact.comparison?.findings.new.length ?? 0), 0),
   };
 }

@@ -79,7 +79,7 @@ export class ReleaseCheckPresenter {
       collection_status: check.collectionStatus,
       gate: check.gate,
       review: this.review(check, reviews, revision),
-      summary: check.summary,
+      summary: { ...check.summary, unstable: check.summary.unstable ?? 0 },
       review_url: `/release-checks/${check.id}`,
       opened_by: check.openedBy && {
         id: check.openedBy.id,
@@ -140,6 +140,10 @@ export class ReleaseCheckPresenter {
           new: placeFindings(comparison.findings.new, artifact.viewport),
           fixed: placeFindings(comparison.findings.fixed, artifact.viewport),
         },
+        // Comparisons recorded before second looks existed have no such field: nobody looked again.
+        unstable: comparison.unstable
+          ? { ...comparison.unstable, findings: placeFindings(comparison.unstable.findings, artifact.viewport) }
+          : null,
       },
     };
   }

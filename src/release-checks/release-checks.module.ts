@@ -4,8 +4,13 @@ import { runsWorkers, servesHttp } from '../config/roles';
 import type { AppConfig } from '../config/app-config';
 import { QUEUES } from '../queues/jobs';
 import { CaptureModule } from '../capture/capture.module';
-import { ReleaseCheckCollector } from './release-check-collector';
-import { ReleaseCheckProcessor } from './release-check.processor';
+import { ArtifactComparisonWork } from './collection/artifact-comparison';
+import { CollectionShortcuts } from './collection/collection-shortcuts';
+import { ReleaseCheckFiles } from './collection/release-check-files';
+import { ReleaseCheckProcessor } from './collection/release-check.processor';
+import { ReleaseCheckQueue } from './collection/release-check-queue';
+import { ReleaseCheckRecorder } from './collection/release-check-recorder';
+import { SideCaptureWork } from './collection/side-capture';
 import { ReleaseCheckPresenter } from './release-check.presenter';
 import { ReleaseChecksController } from './release-checks.controller';
 import { ReleaseChecksService } from './release-checks.service';
@@ -13,18 +18,23 @@ import { ReleaseChecksService } from './release-checks.service';
 @Module({})
 export class ReleaseChecksModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const workers = runsWorkers(config);
     return {
       module: ReleaseChecksModule,
       imports: [
         BullModule.registerQueue({ name: QUEUES.releaseCaptures }, { name: QUEUES.releaseComparisons }),
-        CaptureModule,
+        // Only workers capture: an API process never starts a browser.
+        ...(workers ? [CaptureModule] : []),
       ],
       controllers: servesHttp(config) ? [ReleaseChecksController] : [],
       providers: [
         ReleaseChecksService,
         ReleaseCheckPresenter,
-        ReleaseCheckCollector,
-        ...(runsWorkers(config) ? [ReleaseCheckProcessor] : []),
+        ReleaseCheckQueue,
+        ReleaseCheckFiles,
+        ...(workers
+          ? [CollectionShortcuts, ReleaseCheckRecorder, SideCaptureWork, ArtifactComparisonWork, ReleaseCheckProcessor]
+          : []),
       ],
     };
   }

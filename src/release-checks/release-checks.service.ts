@@ -1,7 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ArtifactStore } from '../artifacts/artifact-store';
 import type { WorkspacePrincipal, WorkspaceSession } from '../common/auth/principal';
 import { assertPublicTarget } from '../common/targets/public-target';
 import { recordEvent } from '../events/outbox';
@@ -17,7 +16,8 @@ import type { ReviewReleaseCheckDto } from './dto/review.dto';
 import { ReleaseCheckArtifact } from './entities/release-check-artifact.entity';
 import { ReleaseCheckReview } from './entities/release-check-review.entity';
 import { EMPTY_SUMMARY, ReleaseCheck } from './entities/release-check.entity';
-import { ReleaseCheckCollector, releaseCheckFolder } from './release-check-collector';
+import { ReleaseCheckFiles, releaseCheckFolder } from './collection/release-check-files';
+import { ReleaseCheckQueue } from './collection/release-check-queue';
 import { ReleaseCheckPresenter } from './release-check.presenter';
 import { type NormalizedRequest, normalizeRequest, requestHash } from './release-check-request';
 import { gateOf } from './release-check-summary';
@@ -34,9 +34,9 @@ export class ReleaseChecksService {
 
   constructor(
     private readonly em: EntityManager,
-    private readonly collector: ReleaseCheckCollector,
+    private readonly queue: ReleaseCheckQueue,
+    private readonly files: ReleaseCheckFiles,
     private readonly presenter: ReleaseCheckPresenter,
-    private readonly store: ArtifactStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,7 +72,7 @@ export class ReleaseChecksService {
       const winner = await this.em.findOneOrFail(ReleaseCheck, { requestKey: dto.request_key });
       return this.replay(winner, hash);
     }
-    await this.collector.enqueue(check, artifacts);
+    await this.queue.enqueueCaptures(check, artifacts);
     return { check: await this.presenter.present(this.em, check), created: true };
   }
 
@@ -85,13 +85,13 @@ export class ReleaseChecksService {
   /**
    * Deletes the check (its revisions' evidence and reviews go with it) and then its files. Files that cannot be
    * deleted now are logged with their folder rather than failing a delete that has happened; work still running for
-   * the check removes what it writes later (see the collector).
+   * the check removes what it writes later (see SideCaptureWork).
    */
   async delete(id: string): Promise<void> {
     const deleted = await this.em.nativeDelete(ReleaseCheck, { id });
     if (!deleted) throw new NotFound('Release check');
     const folder = releaseCheckFolder(id);
-    await this.store.deleteFolder(folder).catch((error: unknown) => {
+    await this.files.deleteAll(id).catch((error: unknown) => {
       this.logger.error({ err: error }, `release check ${id} is deleted, but its files under ${folder}/ are not`);
     });
   }
@@ -177,7 +177,7 @@ export class ReleaseChecksService {
       em.persist(fresh);
       return { check: locked, artifacts: fresh };
     });
-    await this.collector.enqueue(check, artifacts);
+    await this.queue.enqueueCaptures(check, artifacts);
     return this.get(id);
   }
 
@@ -237,7 +237,7 @@ export class ReleaseChecksService {
     const check = await this.owned(checkId);
     const artifact = await this.em.findOne(ReleaseCheckArtifact, { id: artifactId, check });
     if (!artifact) throw new NotFound('Artifact');
-    const file = await this.collector.readFile(artifact, name);
+    const file = await this.files.read(artifact, name);
     if (!file) throw new NotFound(`${name} of this artifact`);
     return file;
   }

@@ -4,10 +4,10 @@ import { waitForCollection } from '../support/release-checks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page, TestSite } from '../support/test-site';
 import { CaptureEngineProvider } from '../../src/capture/capture-engine.provider';
-import { ReleaseCheckCollector } from '../../src/release-checks/release-check-collector';
+import { CollectionShortcuts } from '../../src/release-checks/collection/collection-shortcuts';
 
 /**
- * The collector's shortcuts never change the evidence: the same release check is collected with them on and off, and
+ * The collection's shortcuts never change the evidence: the same release check is collected with them on and off, and
  * every record, file (screenshots, text, diff images), finding and comparison must be the same.
  */
 describe('release-check shortcuts give exactly the evidence of a full run', () => {
@@ -100,13 +100,13 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
 
   it('shares scans between identical documents and records the same evidence as scanning every page', async () => {
     const engine = service.app.get(CaptureEngineProvider).engine;
-    const collector = service.app.get(ReleaseCheckCollector);
+    const shortcuts = service.app.get(CollectionShortcuts);
 
     const sharedBefore = engine.scansShared();
     const withShortcuts = await collect('on');
     const shared = engine.scansShared() - sharedBefore;
 
-    Object.assign(collector.shortcuts, { shareScans: false, onlyChangedRows: false });
+    Object.assign(shortcuts, { shareScans: false, onlyChangedRows: false });
     try {
       const sharedBeforeFull = engine.scansShared();
       const full = await collect('off');
@@ -136,7 +136,7 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
       const team = full.artifacts.find((artifact: any) => artifact.production_path === '/team');
       expect(team.comparison.screenshot).toMatchObject({ changed: true, diff_url: expect.any(String) });
     } finally {
-      Object.assign(collector.shortcuts, { shareScans: true, onlyChangedRows: true });
+      Object.assign(shortcuts, { shareScans: true, onlyChangedRows: true });
     }
   });
 });

@@ -25,6 +25,7 @@ export type ReleaseCheckList = Schemas['ReleaseCheckList'];
 export type Artifact = Schemas['Artifact'];
 export type CaptureSide = Schemas['CaptureSide'];
 export type Comparison = Schemas['Comparison'];
+export type UnstableEvidence = Schemas['UnstableEvidence'];
 export type Finding = Schemas['Finding'];
 export type ReviewRecord = Schemas['ReviewRecord'];
 export type PagePair = Schemas['PagePair'];

@@ -141,6 +141,37 @@ export class FindingsDifferenceDto {
   engine_version_mismatch: boolean;
 }
 
+export class ScreenshotRegionDto {
+  @ApiProperty({ type: 'integer' })
+  x: number;
+
+  @ApiProperty({ type: 'integer' })
+  y: number;
+
+  @ApiProperty({ type: 'integer' })
+  width: number;
+
+  @ApiProperty({ type: 'integer' })
+  height: number;
+}
+
+export class UnstableEvidenceDto {
+  @ApiProperty({ type: [String] })
+  lines: string[];
+
+  @ApiProperty({ type: () => [ScreenshotRegionDto] })
+  regions: ScreenshotRegionDto[];
+
+  @ApiProperty({ type: 'boolean' })
+  robots: boolean;
+
+  @ApiProperty({ type: 'boolean' })
+  canonical: boolean;
+
+  @ApiProperty({ type: () => [FindingDto] })
+  findings: FindingDto[];
+}
+
 export class ComparisonDto {
   @ApiProperty({ type: 'boolean' })
   has_differences: boolean;
@@ -159,6 +190,9 @@ export class ComparisonDto {
 
   @ApiProperty({ type: () => FindingsDifferenceDto })
   findings: FindingsDifferenceDto;
+
+  @ApiProperty({ type: () => UnstableEvidenceDto, nullable: true })
+  unstable: UnstableEvidenceDto | null;
 }
 
 export class ArtifactDto {
@@ -263,6 +297,9 @@ export class ReleaseCheckSummaryDto {
 
   @ApiProperty({ type: 'integer' })
   with_differences: number;
+
+  @ApiProperty({ type: 'integer' })
+  unstable: number;
 
   @ApiProperty({ type: 'integer' })
   new_findings: number;

@@ -21,7 +21,10 @@ export interface ReleaseCheckSummary {
   pairs: number;
   captured: number;
   missing: number;
+  /** Pairs with a stable difference. */
   with_differences: number;
+  /** Pairs with evidence that moved on its own (absent from summaries recorded before second looks existed). */
+  unstable?: number;
   new_findings: number;
 }
 
@@ -30,6 +33,7 @@ export const EMPTY_SUMMARY: ReleaseCheckSummary = {
   captured: 0,
   missing: 0,
   with_differences: 0,
+  unstable: 0,
   new_findings: 0,
 };
 

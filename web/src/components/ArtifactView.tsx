@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { formatPercent } from '../format';
-import type { Artifact, CaptureSide, ReleaseCheck } from '../types';
+import type { Artifact, CaptureSide, ReleaseCheck, UnstableEvidence } from '../types';
 import { AuthImage } from './AuthImage';
 import { Badge } from './Badge';
 import { FindingList } from './FindingList';
@@ -29,10 +29,27 @@ export function pairLabel(artifact: Pick<Artifact, 'production_path' | 'preview_
 function ArtifactState({ artifact }: { artifact: Artifact }) {
   if (artifact.state === 'missing') return <Badge tone="danger">Missing evidence</Badge>;
   if (artifact.state === 'collecting') return <Badge tone="info">Collecting</Badge>;
-  return artifact.comparison?.has_differences ? (
-    <Badge tone="warning">Differences</Badge>
-  ) : (
-    <Badge tone="success">No differences</Badge>
+  const moves = hasUnstable(artifact.comparison?.unstable ?? null);
+  return (
+    <span className="artifact-badges">
+      {artifact.comparison?.has_differences ? (
+        <Badge tone="warning">Differences</Badge>
+      ) : (
+        <Badge tone="success">No differences</Badge>
+      )}
+      {moves ? <Badge tone="neutral">Moves on its own</Badge> : null}
+    </span>
+  );
+}
+
+function hasUnstable(unstable: UnstableEvidence | null): unstable is UnstableEvidence {
+  return (
+    unstable !== null &&
+    (unstable.lines.length > 0 ||
+      unstable.regions.length > 0 ||
+      unstable.robots ||
+      unstable.canonical ||
+      unstable.findings.length > 0)
   );
 }
 
@@ -101,6 +118,8 @@ export function ArtifactView({ artifact, check }: { artifact: Artifact; check: R
           <h4>Accessibility findings</h4>
           <Findings artifact={artifact} />
         </section>
+
+        <MovesOnItsOwn artifact={artifact} />
       </div>
     </article>
   );
@@ -337,5 +356,57 @@ function Findings({ artifact }: { artifact: Artifact }) {
         </>
       ) : null}
     </>
+  );
+}
+
+/**
+ * What differed between two looks at the same side, moments apart: shown dimmed and apart, never hidden, and never
+ * counted as a difference (decision 0012).
+ */
+function MovesOnItsOwn({ artifact }: { artifact: Artifact }) {
+  const unstable = artifact.comparison?.unstable ?? null;
+  if (!hasUnstable(unstable)) return null;
+  const label = pairLabel(artifact);
+  const headingId = `unstable-${artifact.id}`;
+  const values = [unstable.robots ? 'the robots meta' : null, unstable.canonical ? 'the canonical link' : null].filter(
+    (value) => value !== null,
+  );
+  return (
+    <section className="detail unstable" aria-labelledby={headingId}>
+      <h4 id={headingId}>Moves on its own</h4>
+      <p className="small">
+        This differed between two captures of the same side taken moments apart, so it is not counted as a difference
+        between production and preview.
+      </p>
+      {unstable.lines.length > 0 ? (
+        <>
+          <h5>Text lines</h5>
+          <ul className="unstable-lines" aria-label={`Text that moves on its own, ${label}, ${artifact.viewport}`}>
+            {unstable.lines.map((line, index) => (
+              <li key={index}>
+                <code>{line}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {unstable.regions.length > 0 ? (
+        <p className="small">
+          {unstable.regions.length === 1 ? 'One area' : `${unstable.regions.length} areas`} of the screenshot (
+          {unstable.regions
+            .slice(0, 3)
+            .map((region) => `${region.width}×${region.height} px at ${region.x}, ${region.y}`)
+            .join('; ')}
+          {unstable.regions.length > 3 ? '; …' : ''}) were left out of the pixel comparison.
+        </p>
+      ) : null}
+      {values.length > 0 ? <p className="small">Also moving: {values.join(' and ')}.</p> : null}
+      {unstable.findings.length > 0 ? (
+        <>
+          <h5>Findings</h5>
+          <FindingList findings={unstable.findings} className="findings findings-unstable" />
+        </>
+      ) : null}
+    </section>
   );
 }
