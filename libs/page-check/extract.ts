@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { load, type CheerioAPI } from 'cheerio';
 import { parseNumber, parsePrice } from './numbers';
-import type { ExtractedContent, ExtractOptions, TrackedValueReading, TrackedValueSpec } from './types';
+import type {
+  DocumentMetadata,
+  ExtractedContent,
+  ExtractOptions,
+  TrackedValueReading,
+  TrackedValueSpec,
+} from './types';
 
 /** The parts of a parsed DOM node (domhandler) the text walk needs. */
 interface DomNode {
@@ -199,7 +205,21 @@ export function extractContent(html: string, options: ExtractOptions = {}): Extr
     const first = selectAll($, spec.selector)?.[0];
     return readingFor(spec, first === undefined ? null : trackedText(first));
   });
-  return { text, selectorMatched, contentHash: sha256Hex(text), trackedValues };
+  return { text, selectorMatched, contentHash: sha256Hex(text), trackedValues, metadata: metadataOf($) };
+}
+
+/** What the document says about itself in its head: title, robots directives, canonical link (as written). */
+function metadataOf($: CheerioAPI): DocumentMetadata {
+  const attribute = (selector: string, name: string): string | null => {
+    const value = $(selector).first().attr(name);
+    return value === undefined ? null : collapseWhitespace(value);
+  };
+  const title = $('title').first();
+  return {
+    title: title.length ? collapseWhitespace(title.text()) : null,
+    robots: attribute('meta[name="robots" i]', 'content'),
+    canonical: attribute('link[rel~="canonical" i][href]', 'href'),
+  };
 }
 
 /** Content of a plain-text body (text/plain, JSON, CSS...): its lines, normalized like HTML text. No element matches. */
@@ -223,5 +243,6 @@ function contentWithoutElements(text: string, contentHash: string, options: Extr
     selectorMatched: options.selector === undefined ? null : false,
     contentHash,
     trackedValues: (options.trackedValues ?? []).map((spec) => readingFor(spec, null)),
+    metadata: { title: null, robots: null, canonical: null },
   };
 }

@@ -45,6 +45,14 @@ export interface ExtractedContent {
   /** sha256 hex of `text` (of the raw body bytes when the body is not text). */
   contentHash: string;
   trackedValues: TrackedValueReading[];
+  /** The document's title, robots meta and canonical link (null each when absent, and for bodies that are not HTML). */
+  metadata: DocumentMetadata;
+}
+
+export interface DocumentMetadata {
+  title: string | null;
+  robots: string | null;
+  canonical: string | null;
 }
 
 export type CheckFailure =

@@ -40,13 +40,14 @@ export async function raiseAlerts(em: EntityManager, monitor: Monitor, check: Mo
     });
   }
   for (const change of changes) {
-    const wanted = change.kind === 'content' ? 'change' : 'value_change';
+    // A tracked value has rules of its own; every other kind of change (text, visual, metadata) is a page change.
+    const wanted = change.kind === 'value' ? 'value_change' : 'change';
     const destinationIds = [
       ...new Set(rules.filter((rule) => rule.event === wanted).flatMap((rule) => rule.destinationIds)),
     ];
     recordEvent(em, {
       workspaceId,
-      type: change.kind === 'content' ? 'change.detected' : 'value.changed',
+      type: change.kind === 'value' ? 'value.changed' : 'change.detected',
       data: {
         monitor: about,
         change_id: change.id,

@@ -16,6 +16,11 @@ export function presentChange(change: Omit<Change, 'diff'>): ChangeDto {
     detected_at: change.detectedAt.toISOString(),
     summary: change.summary,
     value: change.value,
+    visual: change.visual && {
+      ...change.visual,
+      diff_url: screenshotUrl(change, change.diffScreenshotKey, 'diff.png'),
+    },
+    metadata: change.metadata,
     feedback: change.feedback,
     archived: change.archived,
     before_screenshot_url: screenshotUrl(change, change.beforeScreenshotKey, 'before.png'),

@@ -57,7 +57,12 @@ export class ChangesService {
 
   async screenshot(id: string, name: ChangeScreenshotName): Promise<Buffer> {
     const change = await this.owned(id);
-    const key = name === 'before.png' ? change.beforeScreenshotKey : change.afterScreenshotKey;
+    const keys: Record<ChangeScreenshotName, string | null> = {
+      'before.png': change.beforeScreenshotKey,
+      'after.png': change.afterScreenshotKey,
+      'diff.png': change.diffScreenshotKey,
+    };
+    const key = keys[name];
     const data = key ? await this.store.get(key) : null;
     if (!data) throw new NotFound('Screenshot');
     return data;

@@ -13,7 +13,7 @@ import {
 } from '../../libs/change-summary';
 import type { ExtractedContent, TrackedValueSpec } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
-import { Change } from '../changes/entities/change.entity';
+import { Change, type MetadataFieldChange } from '../changes/entities/change.entity';
 import { raiseAlerts } from '../alerts/alert-evaluator';
 import type { IncidentRule } from '../alerts/rule-transition';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
@@ -21,20 +21,24 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import { monitorCheckJobId, type MonitorCheckJob } from '../queues/jobs';
 import { MonitorCheck } from './entities/monitor-check.entity';
+import { stableText } from '../../libs/compare';
 import {
   Monitor,
   monitorFolder,
   type MonitorMode,
+  type PageMetadata,
+  type Volatility,
   type MonitorStatus,
   type RegionStatus,
 } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
-import { type CheckTarget, MonitorCheckRunner, type PageObservation } from './monitor-check-runner';
+import { type AssessedMonitor, type CheckAssessment, CheckAssessor } from './check-assessment';
+import type { PageObservation } from './monitor-check-runner';
 import { deriveStatus, isRoutineCheck, type MonitorAsRead } from './routine-check';
 import { type CheckResult, RoutineCheckWriter, MONITOR_RULES_SQL } from './routine-check-writer';
 
 /** The monitor as a check reads it, its alert rules included, and the result already recorded for its slot, if any. */
-type MonitorToCheck = CheckTarget &
+type MonitorToCheck = AssessedMonitor &
   MonitorAsRead &
   Pick<Monitor, 'id'> & {
     rulesFingerprint: string;
@@ -59,6 +63,11 @@ interface MonitorToCheckRow {
   paused: boolean;
   region_status: RegionStatus;
   content_hash: string | null;
+  screenshot_key: string | null;
+  metadata: PageMetadata | null;
+  volatile: Volatility;
+  visual_threshold: number;
+  created_at: Date;
   rules: RuleRow[];
   rules_fingerprint: string;
   recorded_check_id: string | null;
@@ -82,7 +91,7 @@ export class MonitorCheckRecorder {
 
   constructor(
     private readonly orm: MikroORM,
-    private readonly runner: MonitorCheckRunner,
+    private readonly assessor: CheckAssessor,
     private readonly store: ArtifactStore,
     private readonly routine: RoutineCheckWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -110,25 +119,32 @@ export class MonitorCheckRecorder {
     const monitor = due;
 
     const checkedAt = new Date();
-    const observation = await this.runner.observe(monitor);
-    const content = observation.ok ? observation.content : null;
-    const contentMoved = content !== null && content.contentHash !== monitor.contentHash;
+    const assessment = await this.assessor.assess(monitor);
+    const { observation, content } = assessment;
     const seen = {
       region: job.region,
       ok: observation.ok,
       responseTimeMs: observation.responseTimeMs,
       checkedAt,
       content,
+      metadata: assessment.metadata,
+      visualChanged: assessment.visual !== null,
+      learned: assessment.learned,
     };
     if (isRoutineCheck(monitor, seen)) {
       const routine = await this.writeRoutine(monitor, job, checkedAt, observation);
       if (routine) return routine;
     }
-    const draft = contentMoved && monitor.contentHash !== null ? await this.draft(monitor, content) : null;
-    // Files before the rows that name them; only a screenshot that may become a change's "after" is kept.
-    const screenshotKey =
-      contentMoved && observation.screenshot ? `${monitorFolder(monitor.id)}/${randomUUID()}.png` : null;
+    const draft = assessment.contentChanged && content ? await this.draft(monitor, assessment, content) : null;
+    // Files before the rows that name them. A browser check keeps its screenshot when it becomes the monitor's
+    // "before" image: the first, and whenever the content or the picture changed.
+    const keepScreenshot =
+      observation.screenshot !== null &&
+      (monitor.screenshotKey === null || assessment.contentChanged || assessment.visual !== null);
+    const screenshotKey = keepScreenshot ? `${monitorFolder(monitor.id)}/${randomUUID()}.png` : null;
     if (screenshotKey && observation.screenshot) await this.store.put(screenshotKey, observation.screenshot);
+    const diffKey = assessment.visual?.diffPng ? `${monitorFolder(monitor.id)}/diff-${randomUUID()}.png` : null;
+    if (diffKey && assessment.visual?.diffPng) await this.store.put(diffKey, assessment.visual.diffPng);
 
     // Safe to repeat: a commit whose answer the restart cut off may have gone through, and is found under the lock.
     return whenDatabaseAnswers(
@@ -145,12 +161,16 @@ export class MonitorCheckRecorder {
           const check = tx.create(MonitorCheck, { monitor: locked, ...checkResult(job, checkedAt, observation) });
           await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
           this.updateStatus(locked, job.region, observation.ok, checkedAt);
+          if (assessment.learned) locked.volatile = assessment.volatile;
           const changes = content
             ? [
                 ...this.recordContent(tx, locked, check, content, draft, screenshotKey),
                 ...this.recordTrackedValues(tx, locked, check, content),
+                ...this.recordMetadata(tx, locked, check, assessment),
+                ...this.recordVisual(tx, locked, check, assessment, screenshotKey, diffKey),
               ]
             : [];
+          if (screenshotKey) locked.screenshotKey = screenshotKey;
           await raiseAlerts(tx, locked, check, changes);
           await tx.flush();
           return check.id;
@@ -192,6 +212,7 @@ export class MonitorCheckRecorder {
     const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
       `select m.id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
+              m.screenshot_key, m.metadata, m.volatile, m.visual_threshold, m.created_at,
               rules.list as rules, md5(rules.list::text) as rules_fingerprint,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
@@ -216,6 +237,11 @@ export class MonitorCheckRecorder {
       paused: row.paused,
       regionStatus: row.region_status,
       contentHash: row.content_hash,
+      screenshotKey: row.screenshot_key,
+      metadata: row.metadata,
+      volatile: row.volatile,
+      visualThreshold: row.visual_threshold,
+      createdAt: new Date(row.created_at),
       rules: row.rules.map(({ notifiedAtMs, ...rule }) => ({
         ...rule,
         notifiedAt: notifiedAtMs === null ? null : new Date(notifiedAtMs),
@@ -225,18 +251,13 @@ export class MonitorCheckRecorder {
     };
   }
 
-  private async draft(monitor: MonitorToCheck, content: ExtractedContent): Promise<ContentChangeDraft | null> {
-    // The text the page had: read only now, since most checks find the page unchanged and never need it.
-    const [stored] = await whenDatabaseAnswers(() =>
-      this.orm.em
-        .getConnection()
-        .execute<{ content_text: string | null }[]>(
-          'select content_text from monitors where id = ?',
-          [monitor.id],
-          'all',
-        ),
-    );
-    const diff = diffText(stored?.content_text ?? '', content.text);
+  /** The content change's diff (of stable texts) and summary, prepared before the lock. */
+  private async draft(
+    monitor: MonitorToCheck,
+    assessment: CheckAssessment,
+    content: ExtractedContent,
+  ): Promise<ContentChangeDraft | null> {
+    const diff = diffText(assessment.storedText ?? '', content.text);
     const summary = await summarizeChange(diff, {
       ...(this.config.summaryApiUrl
         ? {
@@ -290,7 +311,9 @@ export class MonitorCheckRecorder {
     if (monitor.contentHash !== null) {
       // Another region's check may have moved the content since the draft: then diff against what is stored now.
       const diff =
-        draft?.beforeHash === monitor.contentHash ? draft.diff : diffText(monitor.contentText ?? '', content.text);
+        draft?.beforeHash === monitor.contentHash
+          ? draft.diff
+          : diffText(stableText(monitor.contentText ?? '', monitor.volatile.lines), content.text);
       if (!isEmptyDiff(diff)) {
         const summary = draft?.beforeHash === monitor.contentHash ? draft.summary : null;
         const change = tx.create(Change, {
@@ -310,8 +333,66 @@ export class MonitorCheckRecorder {
     }
     monitor.contentText = content.text;
     monitor.contentHash = content.contentHash;
-    if (screenshotKey) monitor.screenshotKey = screenshotKey;
     return changes;
+  }
+
+  /** A metadata change for the fields that held on a second look; the monitor keeps the page's metadata. */
+  private recordMetadata(
+    tx: EntityManager,
+    monitor: Monitor,
+    check: MonitorCheck,
+    assessment: CheckAssessment,
+  ): Change[] {
+    const changes: Change[] = [];
+    // Another region may have recorded the same move meanwhile: only what still differs from the stored value counts.
+    const fields = monitor.metadata
+      ? assessment.metadataChanges.filter(({ field, after }) => monitor.metadata![field] !== after)
+      : [];
+    if (fields.length > 0) {
+      const metadata = fields.map(({ field, after }) => ({ field, before: monitor.metadata![field], after }));
+      changes.push(
+        tx.create(Change, {
+          workspace: monitor.workspace,
+          monitor,
+          kind: 'metadata',
+          region: check.region,
+          checkId: check.id,
+          detectedAt: check.checkedAt,
+          summary: { text: metadataSummary(metadata), source: 'heuristic' },
+          metadata,
+        }),
+      );
+    }
+    if (assessment.metadata) monitor.metadata = assessment.metadata;
+    return changes;
+  }
+
+  /** A visual change when the screenshot differed beyond the monitor's threshold on both looks. */
+  private recordVisual(
+    tx: EntityManager,
+    monitor: Monitor,
+    check: MonitorCheck,
+    assessment: CheckAssessment,
+    screenshotKey: string | null,
+    diffKey: string | null,
+  ): Change[] {
+    if (!assessment.visual || !screenshotKey) return [];
+    const percent = (assessment.visual.mismatchRatio * 100).toFixed(1);
+    return [
+      tx.create(Change, {
+        workspace: monitor.workspace,
+        monitor,
+        kind: 'visual',
+        region: check.region,
+        checkId: check.id,
+        detectedAt: check.checkedAt,
+        summary: { text: `The page looks different: ${percent}% of its pixels changed.`, source: 'heuristic' },
+        visual: { mismatch_ratio: assessment.visual.mismatchRatio, threshold: monitor.visualThreshold },
+        beforeScreenshotKey: monitor.screenshotKey,
+        afterScreenshotKey: screenshotKey,
+        diffScreenshotKey: diffKey,
+      }),
+    ];
   }
 
   private recordTrackedValues(
@@ -390,4 +471,19 @@ function checkResult(job: MonitorCheckJob, checkedAt: Date, observation: PageObs
     message: observation.message,
     contentHash: observation.content?.contentHash ?? null,
   };
+}
+
+const METADATA_LABELS: Record<MetadataFieldChange['field'], string> = {
+  title: 'The title',
+  robots: 'The robots directives',
+  canonical: 'The canonical link',
+  status_class: 'The HTTP status class',
+};
+
+/** 'The robots directives changed from none to "noindex".' for each field, in words. */
+export function metadataSummary(fields: MetadataFieldChange[]): string {
+  const shown = (value: string | null) => (value === null ? 'none' : `"${value}"`);
+  return fields
+    .map(({ field, before, after }) => `${METADATA_LABELS[field]} changed from ${shown(before)} to ${shown(after)}.`)
+    .join(' ');
 }

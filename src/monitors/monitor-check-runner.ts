@@ -3,11 +3,13 @@ import type { CaptureResult } from '../../libs/capture';
 import { checkHttp, type CheckFailure, extractContent, type HttpCheckResult, judgePage } from '../../libs/page-check';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CaptureEngineProvider } from '../capture/capture-engine.provider';
-import type { Monitor } from './entities/monitor.entity';
+import type { Monitor, PageMetadata } from './entities/monitor.entity';
 
-/** What one check saw: the page-check result, plus a screenshot in browser mode. */
+/** What one check saw: the page-check result, plus a screenshot in browser mode and what the page says of itself. */
 export interface PageObservation extends HttpCheckResult {
   screenshot: Buffer | null;
+  /** Null when the check failed or read no document. */
+  metadata: PageMetadata | null;
 }
 
 const CAPTURE_FAILURES: Record<Exclude<CaptureResult, { ok: true }>['reason'], CheckFailure> = {
@@ -29,6 +31,7 @@ export type CheckTarget = Pick<
   | 'keyword'
   | 'selector'
   | 'trackedValues'
+  | 'createdAt'
 >;
 
 /** Runs one check of a monitor's page: a plain HTTP fetch, or a render in Chromium for browser monitors. */
@@ -51,7 +54,7 @@ export class MonitorCheckRunner {
       extract: this.extractOptions(monitor),
       allowPrivate: this.config.allowPrivateTargets,
     });
-    return { ...result, screenshot: null };
+    return { ...result, screenshot: null, metadata: metadataOf(result) };
   }
 
   private async render(monitor: CheckTarget): Promise<PageObservation> {
@@ -61,6 +64,8 @@ export class MonitorCheckRunner {
       viewport: 'desktop',
       accessibilityScan: false,
       includeHtml: true,
+      // Every check of a monitor renders at the same instant: a clock on the page is not a change of the page.
+      clockTime: monitor.createdAt.getTime(),
     });
     const responseTimeMs = Math.round(result.duration_ms);
     if (!result.ok) {
@@ -73,11 +78,12 @@ export class MonitorCheckRunner {
         responseTimeMs,
         content: null,
         screenshot: null,
+        metadata: null,
       };
     }
     const content = extractContent(result.html ?? '', this.extractOptions(monitor));
     const verdict = judgePage(result.status, content, this.expectations(monitor), monitor.selector ?? undefined);
-    return {
+    const observation = {
       ok: verdict === null,
       failure: verdict?.failure ?? null,
       message: verdict?.message ?? null,
@@ -87,6 +93,7 @@ export class MonitorCheckRunner {
       content,
       screenshot: result.screenshot,
     };
+    return { ...observation, metadata: metadataOf(observation) };
   }
 
   private expectations(monitor: CheckTarget) {
@@ -103,4 +110,13 @@ export class MonitorCheckRunner {
       trackedValues: monitor.trackedValues,
     };
   }
+}
+
+/** What a passing check's page says of itself; null for a failed check, which is not compared. */
+function metadataOf(result: Pick<HttpCheckResult, 'ok' | 'content' | 'statusCode'>): PageMetadata | null {
+  if (!result.ok || !result.content) return null;
+  return {
+    ...result.content.metadata,
+    status_class: result.statusCode === null ? null : `${Math.floor(result.statusCode / 100)}xx`,
+  };
 }

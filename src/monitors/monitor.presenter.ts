@@ -21,6 +21,8 @@ export function presentMonitor(monitor: Monitor): MonitorDto {
     selector: monitor.selector,
     regions: monitor.regions,
     tracked_values: monitor.trackedValues,
+    visual_threshold: monitor.visualThreshold,
+    unstable_lines: monitor.volatile.lines,
     status: monitor.status,
     paused: monitor.paused,
     badge_enabled: monitor.badgeToken !== null,

@@ -10,6 +10,7 @@ import { BadgesController } from './badges.controller';
 import { MonitorCheckProcessor } from './monitor-check.processor';
 import { MonitorCheckRecorder } from './monitor-check-recorder';
 import { RoutineCheckWriter } from './routine-check-writer';
+import { CheckAssessor } from './check-assessment';
 import { MonitorCheckRunner } from './monitor-check-runner';
 import { MonitorQueues } from './monitor-queues';
 import { MonitorScheduler } from './monitor-scheduler';
@@ -39,6 +40,7 @@ export class MonitorsModule {
         UptimeReader,
         PlanGate,
         MonitorCheckRunner,
+        CheckAssessor,
         MonitorCheckRecorder,
         RoutineCheckWriter,
         ...(runsWorkers(config) ? [MonitorCheckProcessor] : []),

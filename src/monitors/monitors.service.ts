@@ -98,6 +98,7 @@ export class MonitorsService {
           keyword: body.keyword ?? null,
           selector: body.selector ?? null,
           trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
+          ...(body.visual_threshold === undefined ? {} : { visualThreshold: body.visual_threshold }),
         });
         monitor.nextCheckAt = this.firstCheckAt(monitor);
         return monitor;
@@ -127,6 +128,7 @@ export class MonitorsService {
     if (body.keyword !== undefined) monitor.keyword = body.keyword;
     if (body.selector !== undefined) monitor.selector = body.selector;
     if (body.tracked_values !== undefined) monitor.trackedValues = this.trackedValueSpecs(body.tracked_values);
+    if (body.visual_threshold !== undefined) monitor.visualThreshold = body.visual_threshold;
     if (body.interval_seconds !== undefined && body.interval_seconds !== monitor.intervalSeconds) {
       monitor.intervalSeconds = body.interval_seconds;
       if (!monitor.paused) monitor.nextCheckAt = this.firstCheckAt(monitor);

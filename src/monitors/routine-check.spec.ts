@@ -21,6 +21,8 @@ function rule(overrides: Partial<IncidentRule> = {}): IncidentRule {
   };
 }
 
+const STORED_METADATA = { title: 'Shop', robots: null, canonical: '/', status_class: '2xx' };
+
 function check(overrides: Partial<RuleCheck> = {}): RuleCheck {
   return { region: 'eu', ok: true, responseTimeMs: 100, checkedAt: NOW, ...overrides };
 }
@@ -33,6 +35,7 @@ function monitor(overrides: Partial<MonitorAsRead> = {}): MonitorAsRead {
     paused: false,
     regionStatus: { eu: 'up', us: 'up' },
     contentHash: 'h1',
+    metadata: STORED_METADATA,
     rules: [],
     ...overrides,
   };
@@ -46,6 +49,9 @@ function seen(overrides: Partial<CheckSeen> = {}): CheckSeen {
     responseTimeMs: 100,
     checkedAt: NOW,
     content: { contentHash: 'h1', trackedValues: [] },
+    metadata: STORED_METADATA,
+    visualChanged: false,
+    learned: false,
     ...overrides,
   };
 }
@@ -233,6 +239,20 @@ describe('isRoutineCheck', () => {
       isRoutineCheck(
         monitor({ status: 'down', regionStatus: { eu: 'down', us: 'up' } }),
         seen({ ok: false, content: null }),
+      ),
+    ).toBe(true);
+  });
+
+  it('is not routine when the metadata, the screenshot or what moves on its own is new to the monitor', () => {
+    expect(isRoutineCheck(monitor(), seen({ metadata: { ...STORED_METADATA, robots: 'noindex' } }))).toBe(false);
+    expect(isRoutineCheck(monitor({ metadata: null }), seen())).toBe(false);
+    expect(isRoutineCheck(monitor(), seen({ visualChanged: true }))).toBe(false);
+    expect(isRoutineCheck(monitor(), seen({ learned: true }))).toBe(false);
+    // A failed check stores no metadata.
+    expect(
+      isRoutineCheck(
+        monitor({ status: 'down', regionStatus: { eu: 'down', us: 'up' } }),
+        seen({ ok: false, content: null, metadata: null }),
       ),
     ).toBe(true);
   });

@@ -1,8 +1,11 @@
 import { type IncidentRule, leavesRuleAsItIs, movesWithChecks, nextRuleState } from '../alerts/rule-transition';
-import type { Monitor, MonitorStatus, RegionStatus } from './entities/monitor.entity';
+import type { Monitor, MonitorStatus, PageMetadata, RegionStatus } from './entities/monitor.entity';
 
 /** The monitor as a check read it: what its status, content and alert rules were. */
-export type MonitorAsRead = Pick<Monitor, 'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash'> & {
+export type MonitorAsRead = Pick<
+  Monitor,
+  'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash' | 'metadata'
+> & {
   /** All of the monitor's alert rules; those that checks do not move are passed over. */
   rules: readonly IncidentRule[];
 };
@@ -13,8 +16,17 @@ export interface CheckSeen {
   ok: boolean;
   responseTimeMs: number;
   checkedAt: Date;
-  /** The page content the check records: null when it records none (a failed check, or nothing extracted). */
+  /**
+   * The page content the check records: null when it records none (a failed check, or nothing extracted). Its hash is
+   * of the stable text: lines the monitor learned move on their own are left out (CheckAssessor).
+   */
   content: { contentHash: string; trackedValues: readonly unknown[] } | null;
+  /** What the page says of itself, as the check would store it; null when it stores none. */
+  metadata: PageMetadata | null;
+  /** The screenshot differs from the stored one beyond the monitor's threshold, on a second look too. */
+  visualChanged: boolean;
+  /** The check saw something move on its own for the first time, which the monitor must remember. */
+  learned: boolean;
 }
 
 /**
@@ -25,7 +37,8 @@ export interface CheckSeen {
  * the alerting step applies.
  */
 export function isRoutineCheck(monitor: MonitorAsRead, check: CheckSeen): boolean {
-  if (monitor.paused) return false;
+  if (monitor.paused || check.visualChanged || check.learned) return false;
+  if (check.metadata && !sameMetadata(check.metadata, monitor.metadata)) return false;
   if (check.content && (check.content.contentHash !== monitor.contentHash || check.content.trackedValues.length)) {
     return false;
   }
@@ -50,6 +63,16 @@ export function deriveStatus(
   const verdicts = Object.values(regionStatus);
   const derived: MonitorStatus = verdicts.includes('down') ? 'down' : verdicts.includes('up') ? 'up' : 'pending';
   return { regionStatus, status: monitor.paused ? 'paused' : derived };
+}
+
+function sameMetadata(seen: PageMetadata, stored: PageMetadata | null): boolean {
+  return (
+    stored !== null &&
+    seen.title === stored.title &&
+    seen.robots === stored.robots &&
+    seen.canonical === stored.canonical &&
+    seen.status_class === stored.status_class
+  );
 }
 
 function sameRegionStatus(a: RegionStatus, b: RegionStatus): boolean {

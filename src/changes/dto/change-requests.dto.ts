@@ -28,7 +28,7 @@ export class UpdateChangeDto {
   archived?: boolean;
 }
 
-export const CHANGE_SCREENSHOT_NAMES = ['before.png', 'after.png'] as const;
+export const CHANGE_SCREENSHOT_NAMES = ['before.png', 'after.png', 'diff.png'] as const;
 export type ChangeScreenshotName = (typeof CHANGE_SCREENSHOT_NAMES)[number];
 
 export class ChangeScreenshotParams {

@@ -1,7 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageOf } from '../../common/pagination/pagination';
 import { TRACKED_VALUE_KINDS } from '../../monitors/dto/monitor-requests.dto';
-import { CHANGE_FEEDBACK, CHANGE_KINDS, type ChangeFeedback, type ChangeKind } from '../entities/change.entity';
+import {
+  CHANGE_FEEDBACK,
+  CHANGE_KINDS,
+  type ChangeFeedback,
+  type ChangeKind,
+  METADATA_FIELDS,
+  type MetadataField,
+} from '../entities/change.entity';
 
 const nullableString = { type: 'string', nullable: true } as const;
 const nullableNumber = { type: 'number', nullable: true } as const;
@@ -41,6 +48,31 @@ export class ValueChangeDto {
   currency: string | null;
 }
 
+export class VisualChangeDto {
+  @ApiProperty({
+    type: 'number',
+    description: 'Share of differing pixels, 0 to 1, outside the areas that move on their own.',
+  })
+  mismatch_ratio: number;
+
+  @ApiProperty({ type: 'number', description: "The monitor's `visual_threshold` when the change was recorded." })
+  threshold: number;
+
+  @ApiProperty({ ...nullableString, description: 'The difference image (before with the changed pixels tinted).' })
+  diff_url: string | null;
+}
+
+export class MetadataFieldChangeDto {
+  @ApiProperty({ enum: METADATA_FIELDS, enumName: 'MetadataField' })
+  field: MetadataField;
+
+  @ApiProperty(nullableString)
+  before: string | null;
+
+  @ApiProperty(nullableString)
+  after: string | null;
+}
+
 export class ChangeDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
   id: string;
@@ -69,6 +101,20 @@ export class ChangeDto {
     description: 'For changes of kind `value`, the value that moved.',
   })
   value: ValueChangeDto | null;
+
+  @ApiProperty({
+    type: () => VisualChangeDto,
+    nullable: true,
+    description: 'For changes of kind `visual`, how much of the page changed and the difference image.',
+  })
+  visual: VisualChangeDto | null;
+
+  @ApiProperty({
+    type: () => [MetadataFieldChangeDto],
+    nullable: true,
+    description: 'For changes of kind `metadata`, each field that changed.',
+  })
+  metadata: MetadataFieldChangeDto[] | null;
 
   @ApiProperty({ enum: CHANGE_FEEDBACK, enumName: 'ChangeFeedback', nullable: true })
   feedback: ChangeFeedback | null;

@@ -7,7 +7,7 @@ import { Monitor } from '../../monitors/entities/monitor.entity';
 import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 
-export const CHANGE_KINDS = ['content', 'value'] as const;
+export const CHANGE_KINDS = ['content', 'value', 'visual', 'metadata'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 export const CHANGE_FEEDBACK = ['useful', 'noise'] as const;
 export type ChangeFeedback = (typeof CHANGE_FEEDBACK)[number];
@@ -22,7 +22,24 @@ export interface ValueChange {
   currency: string | null;
 }
 
-/** A change of a monitored page: its watched text (kind content) or one tracked value (kind value). */
+export const METADATA_FIELDS = ['title', 'robots', 'canonical', 'status_class'] as const;
+export type MetadataField = (typeof METADATA_FIELDS)[number];
+
+export interface MetadataFieldChange {
+  field: MetadataField;
+  before: string | null;
+  after: string | null;
+}
+
+export interface VisualChange {
+  mismatch_ratio: number;
+  threshold: number;
+}
+
+/**
+ * A stable change of a monitored page: its watched text (kind content), one tracked value (kind value), its
+ * screenshot (kind visual) or what it says about itself (kind metadata).
+ */
 @Entity({ tableName: 'changes' })
 @WorkspaceScoped()
 @Index({ properties: ['workspace', 'archived', 'detectedAt'] })
@@ -60,11 +77,21 @@ export class Change {
   @Property({ type: 'json', nullable: true })
   value: ValueChange | null = null;
 
+  @Property({ type: 'json', nullable: true })
+  visual: VisualChange | null = null;
+
+  @Property({ type: 'json', nullable: true })
+  metadata: MetadataFieldChange[] | null = null;
+
   @Property({ type: 'text', nullable: true })
   beforeScreenshotKey: string | null = null;
 
   @Property({ type: 'text', nullable: true })
   afterScreenshotKey: string | null = null;
+
+  /** Kind visual: the difference image. */
+  @Property({ type: 'text', nullable: true })
+  diffScreenshotKey: string | null = null;
 
   @Property({ type: 'text', nullable: true })
   feedback: ChangeFeedback | null = null;

@@ -10,6 +10,7 @@ import { Migration20261125003034 } from './Migration20261125003034';
 import { Migration20261125003642 } from './Migration20261125003642';
 import { Migration20261125015325 } from './Migration20261125015325';
 import { Migration20261125015605 } from './Migration20261125015605';
+import { Migration20261127143315 } from './Migration20261127143315';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -26,4 +27,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125015325', class: Migration20261125015325 },
   /** Idempotency-Key records of creates (24 hours), answers encrypted. */
   { name: 'Migration20261125015605', class: Migration20261125015605 },
+  /** Monitors learn what moves on its own; visual and metadata changes. */
+  { name: 'Migration20261127143315', class: Migration20261127143315 },
 ];

@@ -8,10 +8,17 @@ import {
   IntField,
   NestedArrayField,
   NestedField,
+  NumberField,
   TextArrayField,
   TextField,
 } from '../../common/validation/fields';
-import { MONITOR_MODES, MONITOR_STATUSES, type MonitorMode, type MonitorStatus } from '../entities/monitor.entity';
+import {
+  DEFAULT_VISUAL_THRESHOLD,
+  MONITOR_MODES,
+  MONITOR_STATUSES,
+  type MonitorMode,
+  type MonitorStatus,
+} from '../entities/monitor.entity';
 
 export const TRACKED_VALUE_KINDS = ['price', 'number', 'text'] as const;
 export const MAX_MONITORS_PER_PAGE = 500;
@@ -87,6 +94,16 @@ export class CreateMonitorDto {
     description: 'Values captured on every check; a moved value is recorded as a change of kind `value`.',
   })
   tracked_values?: TrackedValueSpecDto[];
+
+  @NumberField({
+    optional: true,
+    min: 0,
+    max: 1,
+    default: DEFAULT_VISUAL_THRESHOLD,
+    description:
+      'Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`.',
+  })
+  visual_threshold?: number;
 }
 
 export class UpdateMonitorDto {
@@ -116,6 +133,9 @@ export class UpdateMonitorDto {
 
   @NestedArrayField(() => TrackedValueSpecDto, { optional: true, minItems: 0, maxItems: 20 })
   tracked_values?: TrackedValueSpecDto[];
+
+  @NumberField({ optional: true, min: 0, max: 1 })
+  visual_threshold?: number;
 
   @BooleanField({ optional: true, description: '`true` pauses scheduled checks; `false` resumes them.' })
   paused?: boolean;

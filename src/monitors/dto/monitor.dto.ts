@@ -57,6 +57,20 @@ export class MonitorDto {
   @ApiProperty({ type: () => [TrackedValueSpecDto] })
   tracked_values: TrackedValueSpecDto[];
 
+  @ApiProperty({
+    type: 'number',
+    description: 'Browser monitors record a `visual` change when the screenshot differs by more than this share.',
+  })
+  visual_threshold: number;
+
+  @ApiProperty({
+    type: 'string',
+    isArray: true,
+    description:
+      'Lines seen to move on their own (they differed between two looks moments apart), as patterns with each run of digits written `#`; left out of the watched text, so they never make a change.',
+  })
+  unstable_lines: string[];
+
   @ApiProperty({ enum: MONITOR_STATUSES, enumName: 'MonitorStatus' })
   status: MonitorStatus;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { Region } from '../../../libs/compare';
 import type { TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
 import { User } from '../../users/user.entity';
 import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
@@ -13,6 +14,23 @@ export type MonitorMode = (typeof MONITOR_MODES)[number];
 
 /** Each region's latest verdict; the monitor's status is derived from it. */
 export type RegionStatus = Record<string, 'up' | 'down'>;
+
+export const DEFAULT_VISUAL_THRESHOLD = 0.01;
+
+/** What a monitor has seen move on its own: line patterns (digits as `#`) and screenshot regions. */
+export interface Volatility {
+  lines: string[];
+  regions: Region[];
+}
+
+/** What a page says about itself, compared check to check for metadata changes. */
+export interface PageMetadata {
+  title: string | null;
+  robots: string | null;
+  canonical: string | null;
+  /** `2xx`, `3xx`…, of the final answer. */
+  status_class: string | null;
+}
 
 /** Every file of a monitor (browser checks' screenshots) lies under this folder of the artifact store. */
 export const monitorFolder = (monitorId: string) => `monitors/${monitorId}`;
@@ -99,6 +117,18 @@ export class Monitor {
   /** Browser mode: the screenshot of the last passing check, the "before" image of the next change. */
   @Property({ type: 'text', nullable: true })
   screenshotKey: string | null = null;
+
+  /** Browser mode: a screenshot differing by more than this share of pixels is a visual change. */
+  @Property({ type: 'double' })
+  visualThreshold: number & Opt = DEFAULT_VISUAL_THRESHOLD;
+
+  /** What this monitor has seen move on its own; left out of every comparison (decision 0012). */
+  @Property({ type: 'json' })
+  volatile: Volatility & Opt = { lines: [], regions: [] };
+
+  /** The title, robots, canonical and status class of the last passing check: the "before" of a metadata change. */
+  @Property({ type: 'json', nullable: true })
+  metadata: PageMetadata | null = null;
 
   /** The latest reading of each tracked value, by name: the "before" of the next value change. */
   @Property({ type: 'json' })

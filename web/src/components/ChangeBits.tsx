@@ -52,19 +52,62 @@ export function ChangeDiff({ diff, label }: { diff: NonNullable<ChangeDetail['di
 }
 
 /** A change's before and after screenshots (browser monitors), each in a scrollable, focusable frame. */
+/** What each kind of change is called in a list, and in a heading of its own. */
+export const CHANGE_KIND_LABELS: Record<Change['kind'], { badge: string; heading: string }> = {
+  content: { badge: 'Content', heading: 'The watched text changed' },
+  value: { badge: 'Value', heading: 'A tracked value moved' },
+  visual: { badge: 'Visual', heading: 'The page looks different' },
+  metadata: { badge: 'Metadata', heading: 'What the page says about itself changed' },
+};
+
+/** A metadata change: each field, before and after. */
+export function MetadataMove({ fields }: { fields: NonNullable<Change['metadata']> }) {
+  const shown = (value: string | null) =>
+    value === null ? <span className="muted">(none)</span> : <code>{value}</code>;
+  return (
+    <table className="table table-compact">
+      <caption className="visually-hidden">Metadata before and after</caption>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Before</th>
+          <th scope="col">After</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.map((field) => (
+          <tr key={field.field}>
+            <th scope="row">{METADATA_FIELD_LABELS[field.field]}</th>
+            <td>{shown(field.before)}</td>
+            <td>{shown(field.after)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const METADATA_FIELD_LABELS: Record<NonNullable<Change['metadata']>[number]['field'], string> = {
+  title: 'Title',
+  robots: 'Robots meta',
+  canonical: 'Canonical link',
+  status_class: 'HTTP status class',
+};
+
 export function ChangeScreenshots({
   change,
   className = 'screenshots',
   alt,
 }: {
-  change: Pick<Change, 'before_screenshot_url' | 'after_screenshot_url'>;
+  change: Pick<Change, 'before_screenshot_url' | 'after_screenshot_url' | 'visual'>;
   className?: string;
-  /** The image's text alternative, from its label ("Before", "After"). */
-  alt: (label: 'Before' | 'After') => string;
+  /** The image's text alternative, from its label ("Before", "After", "Difference"). */
+  alt: (label: 'Before' | 'After' | 'Difference') => string;
 }) {
   const shots = [
     ['Before', change.before_screenshot_url],
     ['After', change.after_screenshot_url],
+    ['Difference', change.visual?.diff_url ?? null],
   ] as const;
   return (
     <div className={className}>

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { api, ok, ProblemError } from '../api';
 import { Badge } from '../components/Badge';
-import { ChangeDiff, ChangeScreenshots, FeedbackBadges, SummarySource, ValueMove } from '../components/ChangeBits';
+import {
+  CHANGE_KIND_LABELS,
+  ChangeDiff,
+  ChangeScreenshots,
+  FeedbackBadges,
+  MetadataMove,
+  SummarySource,
+  ValueMove,
+} from '../components/ChangeBits';
 import { SelectField } from '../components/Field';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { PagedList, ResourceView } from '../components/ResourceView';
@@ -11,7 +19,7 @@ import { useResource } from '../hooks/useResource';
 import { Link, navigate, pageParam, useLocation, withQuery } from '../router';
 import type { ChangeDetail, ChangeKind, CurrentUser } from '../types';
 
-const KINDS: ChangeKind[] = ['content', 'value'];
+const KINDS: ChangeKind[] = ['content', 'value', 'visual', 'metadata'];
 
 /** `/changes`: what changed across the workspace's monitors, newest first. */
 export function ChangesPage() {
@@ -49,6 +57,8 @@ export function ChangesPage() {
               { value: '', label: 'All kinds' },
               { value: 'content', label: 'Content' },
               { value: 'value', label: 'Tracked value' },
+              { value: 'visual', label: 'Visual' },
+              { value: 'metadata', label: 'Metadata' },
             ]}
           />
           <SelectField
@@ -97,7 +107,7 @@ export function ChangesPage() {
                   {change.value ? <ValueMove value={change.value} /> : null}
                 </div>
                 <div className="check-row-status">
-                  <Badge tone="neutral">{change.kind === 'value' ? 'Value' : 'Content'}</Badge>
+                  <Badge tone="neutral">{CHANGE_KIND_LABELS[change.kind].badge}</Badge>
                   <SummarySource source={change.summary.source} />
                   <FeedbackBadges change={change} />
                 </div>
@@ -184,7 +194,7 @@ function ChangeView({
           <p className="eyebrow">
             <Link to={`/monitors/${change.monitor_id}`}>{change.monitor_name}</Link>
           </p>
-          <h1>{change.kind === 'value' ? 'A tracked value moved' : 'The watched text changed'}</h1>
+          <h1>{CHANGE_KIND_LABELS[change.kind].heading}</h1>
           <p className="check-row-meta">
             <time dateTime={change.detected_at}>{formatDateTime(change.detected_at)}</time>
             <span aria-hidden="true"> · </span>
@@ -209,6 +219,7 @@ function ChangeView({
               </span>
             </p>
             {change.value ? <ValueMove value={change.value} /> : null}
+            {change.metadata ? <MetadataMove fields={change.metadata} /> : null}
           </section>
           {change.diff ? (
             <section aria-labelledby="diff-heading" className="card">
