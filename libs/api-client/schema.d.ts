@@ -354,6 +354,11 @@ export interface paths {
          *     `viewer` gets `403` with `required_scope: release-checks:review`). When the workspace's
          *     `review_policy.require_distinct_reviewer` is on, the person who opened the check cannot approve it
          *     (`409 reviewer_not_distinct`); rejecting stays open to them.
+         *     Approving needs every pair with stable differences decided first (`PUT …/artifacts/{artifact_id}/decision`):
+         *     an undecided one is `409 review_incomplete` (its `pairs` name them) and a rejected one `409 pairs_rejected`
+         *     (reject the review instead). `carry_over: true` first accepts the undecided pairs whose evidence is unchanged
+         *     since a revision in which they were accepted, saying so in the record; it never submits anything by itself.
+         *     Rejecting is always possible. The record keeps every pair's decision, who made it and when.
          *     The note documents the review. `revision` must be the current one (else `409 stale_revision`), so an
          *     approval is never confused with a later run. A check whose collection is incomplete cannot be approved
          *     (`409 release_check_incomplete`). While evidence is still being collected a review is refused
@@ -382,6 +387,34 @@ export interface paths {
          *     reviewed. An approval never carries over to a new revision. Earlier revisions stay readable.
          */
         post: operations["rerunReleaseCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/release-checks/{id}/artifacts/{artifact_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Accept or reject one page pair of a release check
+         * @description A reviewer's decision on one page × viewport pair with stable differences (`needs_decision`), before the
+         *     review of the revision is submitted. Deciding again replaces the earlier decision until the review is
+         *     submitted. A note is optional to accept and required to reject (`400`). Only a signed-in `member` or `admin`
+         *     of the check's workspace may decide (an API key or a `viewer` gets `403` with
+         *     `required_scope: release-checks:review`). `revision` must be the current one (`409 stale_revision`); a pair
+         *     without stable differences needs no decision (`409 pair_has_no_differences`); a revision still collecting
+         *     (`409 collection_in_progress`), already reviewed (`409 already_reviewed`) or with missing evidence
+         *     (`409 release_check_incomplete`) takes none. Deciding a pair never changes the gate: only the submitted
+         *     review does.
+         */
+        put: operations["decideReleaseCheckPair"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1470,7 +1503,7 @@ export interface components {
          *     so a client should treat one it does not know by its status.
          * @enum {string}
          */
-        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
+        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
         /** @description A `400` problem; `errors` names each offending field (the body, a parameter or a header). */
         ValidationProblem: components["schemas"]["Problem"] & Record<string, never>;
         /** @description A `403` problem; `required_scope` names the scope or permission the credentials lack. */
@@ -2387,6 +2420,59 @@ export interface components {
             production: components["schemas"]["CaptureSide"];
             preview: components["schemas"]["CaptureSide"];
             comparison: components["schemas"]["Comparison"] | null;
+            /**
+             * @description A digest of the pair's evidence (both sides' screenshots with what moves on its own painted over, stable
+             *     text, robots, canonical and findings, or the missing record); equal fingerprints mean the reviewer would
+             *     see the same thing. Null while collecting.
+             */
+            fingerprint: string | null;
+            /** @description The pair has stable differences, so a reviewer must accept or reject it before approving. */
+            needs_decision: boolean;
+            /**
+             * @description The earliest earlier revision of this check in which a pair with the same fingerprint was accepted: "accepted
+             *     in revision N, unchanged since". Its decision can be carried over (`carry_over` on the review); it is
+             *     never applied by itself.
+             */
+            unchanged_since_revision: number | null;
+            /** @description The reviewer's decision on this pair in this revision, once made. */
+            decision: components["schemas"]["PairDecision"] | null;
+        };
+        /** @enum {string} */
+        PairDecisionOutcome: "accepted" | "rejected";
+        PairDecision: {
+            decision: components["schemas"]["PairDecisionOutcome"];
+            note: string | null;
+            decided_by: components["schemas"]["Reviewer"];
+            /** Format: date-time */
+            decided_at: string;
+            /** @description The revision whose acceptance the reviewer carried over to this one; null when decided here. */
+            carried_from_revision: number | null;
+        };
+        PairDecisionRequest: {
+            /** @enum {string} */
+            decision: "accept" | "reject";
+            /** @description Why; required to reject. */
+            note?: string;
+            /** @description The revision the decision applies to; must be the current one. */
+            revision: number;
+        };
+        /** @description One pair of the reviewed revision, as the review recorded it. */
+        ReviewedPair: {
+            /** Format: uuid */
+            artifact_id: string;
+            production_path: string;
+            preview_path: string;
+            viewport: components["schemas"]["Viewport"];
+            /**
+             * @description `unchanged`: no stable difference, so no decision was needed; `missing`: evidence is missing.
+             * @enum {string}
+             */
+            outcome: "unchanged" | "accepted" | "rejected" | "undecided" | "missing";
+            note: string | null;
+            decided_by: components["schemas"]["Reviewer"] | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            carried_from_revision: number | null;
         };
         ReviewScope: {
             pages: components["schemas"]["PagePair"][];
@@ -2406,6 +2492,8 @@ export interface components {
             scope: components["schemas"]["ReviewScope"];
             /** Format: date-time */
             decided_at: string;
+            /** @description Every pair of the revision with its decision (empty for reviews recorded before pair decisions). */
+            pairs: components["schemas"]["ReviewedPair"][];
         };
         /** @description The review of the current revision, and every decision ever recorded on the check. */
         Review: {
@@ -2425,6 +2513,8 @@ export interface components {
             with_differences: number;
             /** @description Pairs with evidence that moved on its own (shown apart; not counted in with_differences). */
             unstable: number;
+            /** @description Pairs with stable differences and no decision yet in this revision. */
+            awaiting_decision: number;
             /** @description Stable new findings, over all pairs. */
             new_findings: number;
         };
@@ -2468,6 +2558,12 @@ export interface components {
             note: string;
             /** @description The revision the decision applies to; must be the current one. */
             revision: number;
+            /**
+             * @description Accept, as part of this review, every undecided pair whose evidence is unchanged since a revision in which
+             *     it was accepted (`unchanged_since_revision`); the record says each was carried, and from which revision.
+             *     False when absent.
+             */
+            carry_over?: boolean;
         };
         /**
          * @description `pending` before the first check, `up` while every region's latest check passed, `down` when one failed, `paused`.
@@ -4654,6 +4750,7 @@ export interface operations {
                      *             "missing": 0,
                      *             "with_differences": 1,
                      *             "unstable": 0,
+                     *             "awaiting_decision": 0,
                      *             "new_findings": 0
                      *           },
                      *           "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -4786,6 +4883,7 @@ export interface operations {
                      *         "missing": 0,
                      *         "with_differences": 1,
                      *         "unstable": 0,
+                     *         "awaiting_decision": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -4805,6 +4903,10 @@ export interface operations {
                      *           "preview_path": "/pricing",
                      *           "viewport": "desktop",
                      *           "state": "compared",
+                     *           "fingerprint": "3f8a1c0e5b7d9f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *           "needs_decision": false,
+                     *           "unchanged_since_revision": null,
+                     *           "decision": null,
                      *           "production": {
                      *             "state": "captured",
                      *             "url": "https://www.example.com/pricing",
@@ -4964,6 +5066,7 @@ export interface operations {
                      *         "missing": 0,
                      *         "with_differences": 1,
                      *         "unstable": 0,
+                     *         "awaiting_decision": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -4983,6 +5086,10 @@ export interface operations {
                      *           "preview_path": "/pricing",
                      *           "viewport": "desktop",
                      *           "state": "compared",
+                     *           "fingerprint": "3f8a1c0e5b7d9f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *           "needs_decision": false,
+                     *           "unchanged_since_revision": null,
+                     *           "decision": null,
                      *           "production": {
                      *             "state": "captured",
                      *             "url": "https://www.example.com/pricing",
@@ -5173,6 +5280,7 @@ export interface operations {
                      *         "missing": 0,
                      *         "with_differences": 1,
                      *         "unstable": 0,
+                     *         "awaiting_decision": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -5192,6 +5300,10 @@ export interface operations {
                      *           "preview_path": "/pricing",
                      *           "viewport": "desktop",
                      *           "state": "compared",
+                     *           "fingerprint": "3f8a1c0e5b7d9f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *           "needs_decision": false,
+                     *           "unchanged_since_revision": null,
+                     *           "decision": null,
                      *           "production": {
                      *             "state": "captured",
                      *             "url": "https://www.example.com/pricing",
@@ -5422,6 +5534,7 @@ export interface operations {
                      *         "missing": 0,
                      *         "with_differences": 1,
                      *         "unstable": 0,
+                     *         "awaiting_decision": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -5441,6 +5554,10 @@ export interface operations {
                      *           "preview_path": "/pricing",
                      *           "viewport": "desktop",
                      *           "state": "compared",
+                     *           "fingerprint": "3f8a1c0e5b7d9f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *           "needs_decision": false,
+                     *           "unchanged_since_revision": null,
+                     *           "decision": null,
                      *           "production": {
                      *             "state": "captured",
                      *             "url": "https://www.example.com/pricing",
@@ -5636,6 +5753,7 @@ export interface operations {
                      *         "missing": 0,
                      *         "with_differences": 1,
                      *         "unstable": 0,
+                     *         "awaiting_decision": 0,
                      *         "new_findings": 0
                      *       },
                      *       "review_url": "https://vigil.example.com/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389",
@@ -5655,6 +5773,10 @@ export interface operations {
                      *           "preview_path": "/pricing",
                      *           "viewport": "desktop",
                      *           "state": "compared",
+                     *           "fingerprint": "3f8a1c0e5b7d9f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *           "needs_decision": false,
+                     *           "unchanged_since_revision": null,
+                     *           "decision": null,
                      *           "production": {
                      *             "state": "captured",
                      *             "url": "https://www.example.com/pricing",
@@ -5773,6 +5895,144 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    decideReleaseCheckPair: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The artifact (one page at one viewport of the current revision). */
+                artifact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "reject",
+                 *       "note": "The price on mobile wraps under the button.",
+                 *       "revision": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["PairDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The pair with its decision. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9b4bc0ee-63f3-5976-9edf-eb40e87d67e3",
+                     *       "page_index": 0,
+                     *       "production_path": "/pricing",
+                     *       "preview_path": "/pricing",
+                     *       "viewport": "mobile",
+                     *       "state": "compared",
+                     *       "fingerprint": "3f8a1c0e5b7d9f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a",
+                     *       "needs_decision": true,
+                     *       "unchanged_since_revision": null,
+                     *       "decision": {
+                     *         "decision": "rejected",
+                     *         "note": "The price on mobile wraps under the button.",
+                     *         "decided_by": {
+                     *           "id": "0b1d3f5a-7c9e-5b3d-9f7a-1c3e5b7d9f1a",
+                     *           "email": "rae@example.com"
+                     *         },
+                     *         "decided_at": "2026-11-24T10:02:11Z",
+                     *         "carried_from_revision": null
+                     *       },
+                     *       "production": {
+                     *         "state": "captured",
+                     *         "url": "https://www.example.com/pricing",
+                     *         "final_url": "https://www.example.com/pricing",
+                     *         "status": 200,
+                     *         "robots": null,
+                     *         "canonical": "https://www.example.com/pricing",
+                     *         "required_selector_found": null,
+                     *         "findings": [],
+                     *         "axe_version": "4.14.1",
+                     *         "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.png",
+                     *         "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/production.txt",
+                     *         "missing": null,
+                     *         "captured_at": "2026-11-24T09:31:12Z"
+                     *       },
+                     *       "preview": {
+                     *         "state": "captured",
+                     *         "url": "https://preview.example.com/pricing",
+                     *         "final_url": "https://preview.example.com/pricing",
+                     *         "status": 200,
+                     *         "robots": null,
+                     *         "canonical": "https://www.example.com/pricing",
+                     *         "required_selector_found": null,
+                     *         "findings": [],
+                     *         "axe_version": "4.14.1",
+                     *         "screenshot_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/preview.png",
+                     *         "text_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/preview.txt",
+                     *         "missing": null,
+                     *         "captured_at": "2026-11-24T09:31:14Z"
+                     *       },
+                     *       "comparison": {
+                     *         "has_differences": true,
+                     *         "text": {
+                     *           "changed": false,
+                     *           "added": [],
+                     *           "removed": [],
+                     *           "truncated": false
+                     *         },
+                     *         "robots": {
+                     *           "production": null,
+                     *           "preview": null,
+                     *           "changed": false
+                     *         },
+                     *         "canonical": {
+                     *           "production": "https://www.example.com/pricing",
+                     *           "preview": "https://www.example.com/pricing",
+                     *           "changed": false
+                     *         },
+                     *         "screenshot": {
+                     *           "mismatch_ratio": 0.0214,
+                     *           "changed": true,
+                     *           "diff_url": "/api/v1/release-checks/ed2d4fb5-b3b2-5dc8-bff3-b4291d143389/artifacts/9b4bc0ee-63f3-5976-9edf-eb40e87d67e3/diff.png"
+                     *         },
+                     *         "findings": {
+                     *           "new": [],
+                     *           "fixed": [],
+                     *           "unchanged": 0,
+                     *           "engine_version_mismatch": false
+                     *         },
+                     *         "unstable": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Artifact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
