@@ -1,5 +1,6 @@
 export * from './types';
 export { compareEvidence } from './evidence';
+export { evidenceFingerprint } from './fingerprint';
 export { compareFindings, differenceByFingerprint, fingerprint, placeFindings, type PlacedFinding } from './findings';
 export { compareScreenshots, MAX_SCREENSHOT_DIMENSION, readPngSize } from './screenshots';
 export { closeScreenshotWorker } from './screenshot-worker';

@@ -35,6 +35,7 @@ const IDLE_SHUTDOWN_MS = 10_000;
 // Plain CommonJS so it runs from the TypeScript sources (Jest, swc) and from dist alike.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const resemble = require(workerData.resemblePath);
 const { Canvas, createCanvas, loadImage } = require(workerData.canvasPath);
 // resemblejs encodes its diff image with canvas's default zlib level (6): 40% of a comparison's time for a file
@@ -210,6 +211,12 @@ parentPort.on('message', async (job) => {
     setImmediate(() => parentPort.postMessage({ id: job.id, ...message }));
   };
   try {
+    if (job.kind === 'digest') {
+      const image = await decode(toBuffer(job.png));
+      paintOver([image], job.ignore);
+      reply({ error: null, digest: createHash('sha256').update(toBuffer(image.data)).digest('hex') });
+      return;
+    }
     const [one, two] = await Promise.all([decode(toBuffer(job.production)), decode(toBuffer(job.preview))]);
     if (job.kind === 'regions') {
       reply({ error: null, regions: differingRegions(one, two) });
@@ -237,11 +244,13 @@ export interface ResembleOutcome {
 type WorkerReply =
   | { id: number; error: string }
   | { id: number; error: null; mismatchPercentage: number; diffPng: Uint8Array | null; comparedRows: number }
-  | { id: number; error: null; regions: Region[] };
+  | { id: number; error: null; regions: Region[] }
+  | { id: number; error: null; digest: string };
 
 type WorkerRequest =
   | { kind: 'compare'; production: Buffer; preview: Buffer; onlyChangedRows: boolean; ignore: Region[] }
-  | { kind: 'regions'; production: Buffer; preview: Buffer };
+  | { kind: 'regions'; production: Buffer; preview: Buffer }
+  | { kind: 'digest'; png: Buffer; ignore: Region[] };
 
 interface Job {
   id: number;
@@ -282,6 +291,13 @@ export async function differingRegions(one: Buffer, two: Buffer): Promise<Region
   const reply = await enqueue({ kind: 'regions', production: one, preview: two });
   if (!('regions' in reply)) throw new Error('screenshot worker answered another question');
   return reply.regions;
+}
+
+/** A SHA-256 of a PNG's pixels with `ignore` painted over: the same for two pictures that look the same there. */
+export async function pixelDigest(png: Buffer, ignore: Region[]): Promise<string> {
+  const reply = await enqueue({ kind: 'digest', png, ignore });
+  if (!('digest' in reply)) throw new Error('screenshot worker answered another question');
+  return reply.digest;
 }
 
 /** Stops the worker now (e.g. on application shutdown). A later comparison starts a new one. */

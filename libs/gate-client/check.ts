@@ -6,7 +6,15 @@ export type Summary = Schemas['ReleaseCheckSummary'];
 
 const GATES: readonly Gate[] = ['pending', 'passed', 'failed'];
 const COLLECTION_STATUSES: readonly CollectionStatus[] = ['queued', 'running', 'completed', 'incomplete'];
-const SUMMARY_COUNTS = ['pairs', 'captured', 'missing', 'with_differences', 'new_findings'] as const;
+const SUMMARY_COUNTS = [
+  'pairs',
+  'captured',
+  'missing',
+  'with_differences',
+  'unstable',
+  'awaiting_decision',
+  'new_findings',
+] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The part of a release check the gate relies on, validated at runtime (the TS types do not check JSON). */

@@ -1,6 +1,14 @@
 import { createVigilClient, type Schemas } from '../api-client';
 import { serviceRoot } from './base-url';
-import { type CheckView, type CollectionStatus, type Gate, isRecord, parseCheck, printable } from './check';
+import {
+  type CheckView,
+  type CollectionStatus,
+  type Gate,
+  isRecord,
+  parseCheck,
+  printable,
+  type Summary,
+} from './check';
 import { annotation } from './github-actions';
 
 /** Only `passed` (0) means the release may go. */
@@ -34,6 +42,8 @@ export interface GateResult {
   collection_status: CollectionStatus | null;
   /** Absolute: the service's root and the check's review page. */
   review_url: string | null;
+  /** The revision's counts: pairs, differences, what moves on its own, and the pairs still awaiting a decision. */
+  summary: Summary | null;
   exit_code: number;
 }
 
@@ -229,8 +239,16 @@ class GateRun {
     this.say(
       `collection: ${check.collectionStatus} (pairs: ${summary.pairs}, captured: ${summary.captured}, ` +
         `missing: ${summary.missing}, with differences: ${summary.with_differences}, ` +
-        `new findings: ${summary.new_findings})`,
+        `moving on their own: ${summary.unstable}, new findings: ${summary.new_findings})`,
     );
+    if (check.gate === 'pending' && check.collectionStatus === 'completed') {
+      const waiting = summary.awaiting_decision;
+      this.say(
+        waiting > 0
+          ? `${waiting} of ${summary.with_differences} pair(s) with differences await a decision at ${this.reviewPage(check)}`
+          : `every pair with differences is decided; the review awaits submission at ${this.reviewPage(check)}`,
+      );
+    }
     if (review) {
       // The status says the decision (approved/rejected); who decided which revision goes with it.
       const decided = review.reviewer
@@ -272,6 +290,7 @@ class GateRun {
         gate: check?.gate ?? null,
         collection_status: check?.collectionStatus ?? null,
         review_url: check ? this.reviewPage(check) : null,
+        summary: check?.summary ?? null,
         exit_code: code,
       };
       this.io.stdout(JSON.stringify(result));

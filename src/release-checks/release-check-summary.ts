@@ -1,4 +1,5 @@
 import { isStable } from '../../libs/compare';
+import { needsDecision } from './pair-review';
 import type { ReleaseCheckArtifact } from './entities/release-check-artifact.entity';
 import type { ReviewDecision } from './entities/release-check-review.entity';
 import type { CollectionStatus, Gate, ReleaseCheckSummary } from './entities/release-check.entity';
@@ -13,6 +14,7 @@ export function summarize(artifacts: ReleaseCheckArtifact[]): Required<ReleaseCh
     with_differences: compared.filter((artifact) => artifact.comparison?.has_differences).length,
     unstable: compared.filter((artifact) => artifact.comparison?.unstable && !isStable(artifact.comparison.unstable))
       .length,
+    awaiting_decision: compared.filter((artifact) => needsDecision(artifact) && artifact.decision === null).length,
     new_findings: compared.reduce((sum, artifact) => sum + (artifact.comparison?.findings.new.length ?? 0), 0),
   };
 }

@@ -14,6 +14,7 @@ import { ReleaseCheckArtifact, type Side } from './entities/release-check-artifa
 import { ReleaseCheckReview } from './entities/release-check-review.entity';
 import type { ReleaseCheck } from './entities/release-check.entity';
 import { sideUrl } from './release-check-request';
+import { needsDecision, pairFingerprint, unchangedSinceRevision } from './pair-review';
 import { collectionStatusOf, gateOf, summarize } from './release-check-summary';
 
 /** Turns release checks into their wire shape (openapi.yaml's ReleaseCheck). */
@@ -21,8 +22,16 @@ import { collectionStatusOf, gateOf, summarize } from './release-check-summary';
 export class ReleaseCheckPresenter {
   /** The check with one revision's artifacts and review (the current revision by default). */
   async present(em: EntityManager, check: ReleaseCheck, revision = check.revision): Promise<ReleaseCheckDto> {
-    const [artifacts, reviews] = await Promise.all([
+    const [artifacts, earlier, reviews] = await Promise.all([
       em.find(ReleaseCheckArtifact, { check, revision }, { orderBy: { pageIndex: 'asc', viewport: 'asc' } }),
+      // What earlier revisions accepted: enough to tell a pair "accepted in revision N, unchanged since".
+      revision > 1
+        ? em.find(
+            ReleaseCheckArtifact,
+            { check, revision: { $lt: revision }, decision: { $ne: null } },
+            { fields: ['pageIndex', 'viewport', 'revision', 'fingerprint', 'decision'] },
+          )
+        : Promise.resolve([]),
       this.reviewsOf(em, [check]),
       em.populate(check, ['openedBy']),
     ]);
@@ -39,7 +48,7 @@ export class ReleaseCheckPresenter {
       if (!fields.review.decision && status === 'incomplete') fields.review.status = 'cannot_approve';
       fields.completed_at = null;
     }
-    return { ...fields, artifacts: artifacts.map((artifact) => this.artifact(check, artifact)) };
+    return { ...fields, artifacts: artifacts.map((artifact) => this.artifact(check, artifact, earlier)) };
   }
 
   /** Checks without artifacts, for lists; reviews are loaded in one query for the whole page. */
@@ -79,7 +88,11 @@ export class ReleaseCheckPresenter {
       collection_status: check.collectionStatus,
       gate: check.gate,
       review: this.review(check, reviews, revision),
-      summary: { ...check.summary, unstable: check.summary.unstable ?? 0 },
+      summary: {
+        ...check.summary,
+        unstable: check.summary.unstable ?? 0,
+        awaiting_decision: check.summary.awaiting_decision ?? check.summary.with_differences,
+      },
       review_url: `/release-checks/${check.id}`,
       opened_by: check.openedBy && {
         id: check.openedBy.id,
@@ -109,10 +122,15 @@ export class ReleaseCheckPresenter {
       reviewer: { id: review.reviewer.id, email: review.reviewer.email },
       scope: review.scope,
       decided_at: review.decidedAt.toISOString(),
+      pairs: review.pairs,
     };
   }
 
-  private artifact(check: ReleaseCheck, artifact: ReleaseCheckArtifact): ArtifactDto {
+  private artifact(
+    check: ReleaseCheck,
+    artifact: ReleaseCheckArtifact,
+    earlier: Parameters<typeof unchangedSinceRevision>[1],
+  ): ArtifactDto {
     const page = check.pages[artifact.pageIndex];
     const files = `${API_PREFIX}/release-checks/${check.id}/artifacts/${artifact.id}`;
     const comparison = artifact.comparison;
@@ -145,6 +163,10 @@ export class ReleaseCheckPresenter {
           ? { ...comparison.unstable, findings: placeFindings(comparison.unstable.findings, artifact.viewport) }
           : null,
       },
+      fingerprint: pairFingerprint(artifact),
+      needs_decision: needsDecision(artifact),
+      unchanged_since_revision: unchangedSinceRevision(artifact, earlier),
+      decision: artifact.decision,
     };
   }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -16,9 +16,14 @@ import type { Page } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
 import { API_PREFIX } from '../http/version-alias.middleware';
 import { CreateReleaseCheckDto } from './dto/create-release-check.dto';
-import { ArtifactFileParams, GetReleaseCheckQuery, ListReleaseChecksQuery } from './dto/release-check-queries.dto';
-import { ReleaseCheckDto, type ReleaseCheckFieldsDto, ReleaseCheckListDto } from './dto/release-check.dto';
-import { ReviewReleaseCheckDto } from './dto/review.dto';
+import {
+  ArtifactFileParams,
+  ArtifactParams,
+  GetReleaseCheckQuery,
+  ListReleaseChecksQuery,
+} from './dto/release-check-queries.dto';
+import { ArtifactDto, ReleaseCheckDto, type ReleaseCheckFieldsDto, ReleaseCheckListDto } from './dto/release-check.dto';
+import { PairDecisionRequestDto, ReviewReleaseCheckDto } from './dto/review.dto';
 import { ReleaseChecksService } from './release-checks.service';
 import { Idempotent } from '../common/idempotency';
 
@@ -88,6 +93,19 @@ export class ReleaseChecksController {
     @Body() body: ReviewReleaseCheckDto,
   ): Promise<ReleaseCheckDto> {
     return this.releaseChecks.review(principal, id, body);
+  }
+
+  @Put(':id/artifacts/:artifact_id/decision')
+  @RequireSession('release-checks:review')
+  @ApiOperation({ operationId: 'decideReleaseCheckPair', summary: 'Accept or reject one page pair of a release check' })
+  @ApiOkResponse({ type: ArtifactDto, description: 'The pair with its decision.' })
+  @ApiProblemResponses(400, 404, 409, 413)
+  decide(
+    @ActingPrincipal() principal: WorkspaceSession,
+    @Param() { id, artifact_id }: ArtifactParams,
+    @Body() body: PairDecisionRequestDto,
+  ): Promise<ArtifactDto> {
+    return this.releaseChecks.decidePair(principal, id, artifact_id, body);
   }
 
   @Post(':id/rerun')

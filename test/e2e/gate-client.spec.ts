@@ -141,7 +141,15 @@ function fakeCheck(id: string, gate: 'pending' | 'passed' | 'failed'): Record<st
     collection_status: 'completed',
     gate,
     review: { status: gate === 'passed' ? 'approved' : 'awaiting_review', revision: 1, decision: null, history: [] },
-    summary: { pairs: 1, captured: 1, missing: 0, with_differences: 0, new_findings: 0 },
+    summary: {
+      pairs: 1,
+      captured: 1,
+      missing: 0,
+      with_differences: 0,
+      unstable: 0,
+      awaiting_decision: 0,
+      new_findings: 0,
+    },
     review_url: `/release-checks/${id}`,
     artifacts: [],
     created_at: now,
@@ -272,6 +280,15 @@ describe('vigil-gate against the real service', () => {
       gate: 'passed',
       collection_status: 'completed',
       review_url: reviewPage,
+      summary: {
+        pairs: 1,
+        captured: 1,
+        missing: 0,
+        with_differences: 0,
+        unstable: 0,
+        awaiting_decision: 0,
+        new_findings: 0,
+      },
       exit_code: 0,
     });
     expect(gate.stderr()).toContain('gate: passed\n');

@@ -11,6 +11,7 @@ import { Migration20261125003642 } from './Migration20261125003642';
 import { Migration20261125015325 } from './Migration20261125015325';
 import { Migration20261125015605 } from './Migration20261125015605';
 import { Migration20261127143315 } from './Migration20261127143315';
+import { Migration20261127144941 } from './Migration20261127144941';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -29,4 +30,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125015605', class: Migration20261125015605 },
   /** Monitors learn what moves on its own; visual and metadata changes. */
   { name: 'Migration20261127143315', class: Migration20261127143315 },
+  /** Pair decisions and fingerprints; every pair in a review's record. */
+  { name: 'Migration20261127144941', class: Migration20261127144941 },
 ];

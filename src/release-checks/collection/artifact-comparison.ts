@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { compareLooks, type SideEvidence } from '../../../libs/compare';
+import { compareLooks, evidenceFingerprint, type SideEvidence } from '../../../libs/compare';
 import { CaptureEngineProvider } from '../../capture/capture-engine.provider';
 import type { ResumableWork } from '../../queues/resumable-worker';
 import { JOBS, type CompareArtifactJob } from '../../queues/jobs';
@@ -57,10 +57,11 @@ export class ArtifactComparisonWork implements ResumableWork<CompareArtifactJob>
         options,
       );
     }
+    const fingerprint = await evidenceFingerprint(productionEvidence, previewEvidence, comparison);
     const { diff_png, ...screenshot } = comparison.screenshot;
     const diffKey = diff_png ? await this.files.storeDiff(job, diff_png) : null;
     const stored: StoredComparison = { ...comparison, screenshot: { ...screenshot, diff_key: diffKey } };
-    const current = await this.recorder.recordComparison(job, stored);
+    const current = await this.recorder.recordComparison(job, stored, fingerprint);
     if (!current && diffKey && !(await this.recorder.exists(job))) await this.files.deleteAll(job.checkId);
   }
 

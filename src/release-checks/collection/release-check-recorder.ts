@@ -99,7 +99,7 @@ export class ReleaseCheckRecorder {
   }
 
   /** Records a pair's comparison; false when the check is gone or at another revision, so nothing was recorded. */
-  recordComparison(job: CompareArtifactJob, comparison: StoredComparison): Promise<boolean> {
+  recordComparison(job: CompareArtifactJob, comparison: StoredComparison, fingerprint: string): Promise<boolean> {
     return this.whenDatabaseAnswers(job, () =>
       acrossWorkspaces(this.orm.em).transactional(async (tx) => {
         const check = await this.lockCurrent(tx, job.checkId, job.revision);
@@ -107,6 +107,7 @@ export class ReleaseCheckRecorder {
         const recorded = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
         if (recorded.comparison) return true;
         recorded.comparison = comparison;
+        recorded.fingerprint = fingerprint;
         recorded.state = 'compared';
         await this.finalizeIfCollected(tx, check);
         return true;

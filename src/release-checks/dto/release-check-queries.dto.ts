@@ -26,6 +26,15 @@ export const ARTIFACT_FILE_NAMES = [
 ] as const;
 export type ArtifactFileName = (typeof ARTIFACT_FILE_NAMES)[number];
 
+/** A check and one of its artifacts. */
+export class ArtifactParams {
+  @UuidField({ description: "The resource's identifier." })
+  id: string;
+
+  @UuidField({ description: 'The artifact (one page at one viewport of the current revision).' })
+  artifact_id: string;
+}
+
 /** The three path parameters of an artifact file, validated together. */
 export class ArtifactFileParams {
   @UuidField({ description: "The resource's identifier." })

@@ -1,8 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Viewport } from '../../../libs/capture';
 import { PageOf } from '../../common/pagination/pagination';
-import type { ArtifactState } from '../entities/release-check-artifact.entity';
-import { REVIEW_DECISIONS, type ReviewDecision } from '../entities/release-check-review.entity';
+import {
+  type ArtifactState,
+  PAIR_DECISIONS,
+  type PairDecisionOutcome,
+} from '../entities/release-check-artifact.entity';
+import {
+  REVIEW_DECISIONS,
+  REVIEWED_PAIR_OUTCOMES,
+  type ReviewDecision,
+  type ReviewedPairOutcome,
+} from '../entities/release-check-review.entity';
 import { COLLECTION_STATUSES, type CollectionStatus, type Gate, GATES } from '../entities/release-check.entity';
 import { VIEWPORTS } from '../viewports';
 
@@ -195,6 +204,35 @@ export class ComparisonDto {
   unstable: UnstableEvidenceDto | null;
 }
 
+export class ReviewerDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'email' })
+  email: string;
+}
+
+export class PairDecisionDto {
+  @ApiProperty({ enum: PAIR_DECISIONS, enumName: 'PairDecisionOutcome' })
+  decision: PairDecisionOutcome;
+
+  @ApiProperty(nullableString)
+  note: string | null;
+
+  @ApiProperty({ type: () => ReviewerDto })
+  decided_by: ReviewerDto;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  decided_at: string;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The revision whose acceptance the reviewer carried over to this one; null when decided here.',
+  })
+  carried_from_revision: number | null;
+}
+
 export class ArtifactDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
   id: string;
@@ -222,6 +260,34 @@ export class ArtifactDto {
 
   @ApiProperty({ type: () => ComparisonDto, nullable: true })
   comparison: ComparisonDto | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "A digest of the pair's evidence; equal fingerprints show a reviewer the same thing. Null while collecting.",
+  })
+  fingerprint: string | null;
+
+  @ApiProperty({
+    type: 'boolean',
+    description: 'The pair has stable differences, so a reviewer must accept or reject it before approving.',
+  })
+  needs_decision: boolean;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The earliest earlier revision in which a pair with the same fingerprint was accepted.',
+  })
+  unchanged_since_revision: number | null;
+
+  @ApiProperty({
+    type: () => PairDecisionDto,
+    nullable: true,
+    description: "The reviewer's decision on this pair in this revision, once made.",
+  })
+  decision: PairDecisionDto | null;
 }
 
 export class PagePairDto {
@@ -243,12 +309,33 @@ export class ReviewScopeDto {
   viewports: Viewport[];
 }
 
-export class ReviewerDto {
+export class ReviewedPairDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
-  id: string;
+  artifact_id: string;
 
-  @ApiProperty({ type: 'string', format: 'email' })
-  email: string;
+  @ApiProperty({ type: 'string' })
+  production_path: string;
+
+  @ApiProperty({ type: 'string' })
+  preview_path: string;
+
+  @ApiProperty({ enum: VIEWPORTS, enumName: 'Viewport' })
+  viewport: Viewport;
+
+  @ApiProperty({ type: 'string', enum: REVIEWED_PAIR_OUTCOMES })
+  outcome: ReviewedPairOutcome;
+
+  @ApiProperty(nullableString)
+  note: string | null;
+
+  @ApiProperty({ type: () => ReviewerDto, nullable: true })
+  decided_by: ReviewerDto | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  decided_at: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  carried_from_revision: number | null;
 }
 
 export class ReviewRecordDto {
@@ -269,6 +356,9 @@ export class ReviewRecordDto {
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   decided_at: string;
+
+  @ApiProperty({ type: () => [ReviewedPairDto] })
+  pairs: ReviewedPairDto[];
 }
 
 export class ReviewDto {
@@ -300,6 +390,9 @@ export class ReleaseCheckSummaryDto {
 
   @ApiProperty({ type: 'integer' })
   unstable: number;
+
+  @ApiProperty({ type: 'integer' })
+  awaiting_decision: number;
 
   @ApiProperty({ type: 'integer' })
   new_findings: number;

@@ -42,6 +42,18 @@ export type StoredComparison = Omit<EvidenceComparison, 'screenshot'> & {
 
 export type ArtifactState = 'collecting' | 'compared' | 'missing';
 
+export const PAIR_DECISIONS = ['accepted', 'rejected'] as const;
+export type PairDecisionOutcome = (typeof PAIR_DECISIONS)[number];
+
+/** A person's decision on one pair of one revision; `carried_from_revision` when carried over from an earlier one. */
+export interface StoredPairDecision {
+  decision: PairDecisionOutcome;
+  note: string | null;
+  decided_by: { id: string; email: string };
+  decided_at: string;
+  carried_from_revision: number | null;
+}
+
 /** One page pair at one viewport, for one revision: both sides' evidence and their comparison. */
 @Entity({ tableName: 'release_check_artifacts' })
 @Unique({ properties: ['check', 'revision', 'pageIndex', 'viewport'] })
@@ -73,4 +85,11 @@ export class ReleaseCheckArtifact {
 
   @Property({ type: 'json', nullable: true })
   comparison: StoredComparison | null = null;
+
+  /** A digest of the compared evidence (pair-fingerprint.ts), written with the comparison. */
+  @Property({ type: 'text', nullable: true })
+  fingerprint: string | null = null;
+
+  @Property({ type: 'json', nullable: true })
+  decision: StoredPairDecision | null = null;
 }

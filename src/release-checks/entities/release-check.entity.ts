@@ -25,6 +25,8 @@ export interface ReleaseCheckSummary {
   with_differences: number;
   /** Pairs with evidence that moved on its own (absent from summaries recorded before second looks existed). */
   unstable?: number;
+  /** Pairs with stable differences and no decision yet (absent from summaries recorded before pair decisions). */
+  awaiting_decision?: number;
   new_findings: number;
 }
 
@@ -34,6 +36,7 @@ export const EMPTY_SUMMARY: ReleaseCheckSummary = {
   missing: 0,
   with_differences: 0,
   unstable: 0,
+  awaiting_decision: 0,
   new_findings: 0,
 };
 
