@@ -252,9 +252,17 @@ describe('web interface (real Chromium against the real service)', () => {
     await page.getByRole('button', { name: /Hide difference overlay/ }).click();
   });
 
-  it('approves with a required note and the scope shown; the gate turns passed', async () => {
+  it('approves with a required note and the scope shown once every pair is accepted; the gate turns passed', async () => {
     const panel = page.locator('.review-panel');
     expect(await text(panel)).toMatch(/applies to revision 1, for 1 page × 1 viewport \(desktop\)/);
+    expect(await text(page.locator('.pair-progress'))).toMatch(/0 of 1 pair with differences decided/);
+    await page.getByRole('button', { name: 'Accept /pricing, desktop' }).click();
+    await page.getByText('1 of 1 pair with differences decided').waitFor();
+    await expectNoAxeViolations(page, 'release check with its pair accepted');
+    await screenshot(page, 'review-pairs.png', false);
+    expect(await text(page.locator('.pair-decision'))).toMatch(
+      new RegExp(`Accepted\\s+by ${person.email.replace('.', '\\.')}`),
+    );
     await page.getByRole('button', { name: 'Approve revision 1' }).click();
     expect(await text(page.locator('#review-note-error'))).toMatch(/Write a note/);
     expect(await page.getByLabel(/Review note/).getAttribute('aria-invalid')).toBe('true');
@@ -755,6 +763,8 @@ describe('web interface (real Chromium against the real service)', () => {
       await tab.goto(url(checkPath));
       await tab.getByRole('heading', { name: 'Team pricing', level: 1 }).waitFor();
       expect(await tab.locator('#distinct-reviewer-reason').count()).toBe(0);
+      await tab.getByRole('button', { name: 'Accept /pricing, desktop' }).click();
+      await tab.getByText('1 of 1 pair with differences decided').waitFor();
       await tab.getByLabel(/Review note/).fill('Checked both sides; the price change is intended.');
       await tab.getByRole('button', { name: 'Approve revision 1' }).click();
       await tab.getByText('Approved revision 1. The gate is now passed.').waitFor();

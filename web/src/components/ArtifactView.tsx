@@ -53,7 +53,16 @@ function hasUnstable(unstable: UnstableEvidence | null): unstable is UnstableEvi
   );
 }
 
-export function ArtifactView({ artifact, check }: { artifact: Artifact; check: ReleaseCheck }) {
+export function ArtifactView({
+  artifact,
+  check,
+  decision,
+}: {
+  artifact: Artifact;
+  check: ReleaseCheck;
+  /** The pair's decision and its controls, under the header. */
+  decision?: ReactNode;
+}) {
   const label = pairLabel(artifact);
   const headingId = `artifact-${artifact.id}`;
   const comparison = artifact.comparison;
@@ -66,6 +75,7 @@ export function ArtifactView({ artifact, check }: { artifact: Artifact; check: R
         </h3>
         <ArtifactState artifact={artifact} />
       </header>
+      {decision}
 
       <Screenshots artifact={artifact} />
 

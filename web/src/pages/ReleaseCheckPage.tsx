@@ -1,13 +1,14 @@
 import { type FormEvent, useCallback, useRef, useState } from 'react';
 import { api, ok, ProblemError } from '../api';
 import { ArtifactView } from '../components/ArtifactView';
+import { PairDecision } from '../components/PairDecision';
 import { CollectionBadge, GateBadge, ReviewBadge } from '../components/Badge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime, plural } from '../format';
 import { usePolling, useResource } from '../hooks/useResource';
 import { Link } from '../router';
-import type { CurrentUser, ReleaseCheck, ReviewDecision, ReviewRecord } from '../types';
+import type { Artifact, CurrentUser, ReleaseCheck, ReviewDecision, ReviewRecord } from '../types';
 
 const POLL_MS = 2_000;
 
@@ -143,7 +144,7 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
           {check.artifacts.length === 0 ? (
             <p className="muted">No evidence yet{collecting ? ': collection has not started' : ''}.</p>
           ) : (
-            check.artifacts.map((artifact) => <ArtifactView key={artifact.id} artifact={artifact} check={check} />)
+            <Evidence check={check} me={me} reload={refresh} />
           )}
         </section>
         <div className="review-column">
@@ -151,6 +152,49 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
           <History history={check.review.history} />
         </div>
       </div>
+    </>
+  );
+}
+
+/**
+ * The pairs a reviewer must look at first: those with differences (undecided before decided), then missing evidence;
+ * pairs without differences follow, collapsed.
+ */
+function Evidence({
+  check,
+  me,
+  reload,
+}: {
+  check: ReleaseCheck;
+  me: CurrentUser;
+  reload: () => Promise<ReleaseCheck | null>;
+}) {
+  const canDecide =
+    reviewRights(check, me).canReview && check.collection_status === 'completed' && !check.review.decision;
+  const rank = (artifact: Artifact) =>
+    artifact.needs_decision ? (artifact.decision ? 1 : 0) : artifact.state === 'missing' ? 2 : 3;
+  const ordered = [...check.artifacts].sort((a, b) => rank(a) - rank(b));
+  const unchanged = ordered.filter((artifact) => rank(artifact) === 3);
+  const view = (artifact: Artifact) => (
+    <ArtifactView
+      key={artifact.id}
+      artifact={artifact}
+      check={check}
+      decision={<PairDecision check={check} artifact={artifact} canDecide={canDecide} onDecided={reload} />}
+    />
+  );
+  return (
+    <>
+      {ordered.filter((artifact) => rank(artifact) < 3).map(view)}
+      {unchanged.length > 0 ? (
+        <details className="unchanged-pairs" open={unchanged.length === ordered.length}>
+          <summary>
+            {plural(unchanged.length, 'pair')} without differences
+            {check.collection_status === 'completed' ? ' (no decision needed)' : ''}
+          </summary>
+          {unchanged.map(view)}
+        </details>
+      ) : null}
     </>
   );
 }
@@ -230,7 +274,9 @@ function ReviewPanel({
   const [stale, setStale] = useState<{ from: number; to: number } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState<ReviewDecision | 'rerun' | null>(null);
+  const [carryOver, setCarryOver] = useState(false);
   const noteRef = useRef<HTMLTextAreaElement>(null);
+  const progress = pairProgress(check);
 
   const collecting = isCollecting(check);
   const incomplete = check.collection_status === 'incomplete' || check.review.status === 'cannot_approve';
@@ -255,7 +301,7 @@ function ReviewPanel({
       const updated = await ok(
         api.POST('/release-checks/{id}/review', {
           params: { path: { id: check.id } },
-          body: { decision, note: note.trim(), revision },
+          body: { decision, note: note.trim(), revision, ...(carryOver ? { carry_over: true } : {}) },
         }),
       );
       setStale(null);
@@ -326,6 +372,15 @@ function ReviewPanel({
         </p>
       ) : null}
       <ProblemAlert error={error} />
+
+      {!collecting && !decided && progress.needing > 0 ? (
+        <p className="pair-progress" role="status">
+          <strong>
+            {progress.decided} of {plural(progress.needing, 'pair')} with differences decided
+          </strong>
+          {progress.rejected > 0 ? `, ${progress.rejected} rejected` : ''}. Approving needs every one accepted.
+        </p>
+      ) : null}
 
       {collecting ? (
         <p className="alert alert-info">Evidence is still being collected. Review opens when collection finishes.</p>
@@ -402,6 +457,20 @@ function ReviewPanel({
               </p>
             ) : null}
           </div>
+          {canReview && progress.carryable > 0 ? (
+            <div className="field field-checkbox">
+              <input
+                id="review-carry-over"
+                type="checkbox"
+                checked={carryOver}
+                onChange={(event) => setCarryOver(event.target.checked)}
+              />
+              <label htmlFor="review-carry-over">
+                Carry over {plural(progress.carryable, 'acceptance')} of pairs unchanged since an earlier revision
+                (marked on each pair); the record will say they were carried.
+              </label>
+            </div>
+          ) : null}
           <div className="button-row">
             {offerApprove ? (
               <button type="submit" value="approve" className="button button-success" disabled={busy !== null}>
@@ -458,4 +527,15 @@ function History({ history }: { history: ReviewRecord[] }) {
       )}
     </section>
   );
+}
+
+/** How far the reviewer is: pairs that need a decision, decided, rejected, and undecided ones that can be carried. */
+function pairProgress(check: ReleaseCheck): { needing: number; decided: number; rejected: number; carryable: number } {
+  const needing = check.artifacts.filter((artifact) => artifact.needs_decision);
+  return {
+    needing: needing.length,
+    decided: needing.filter((artifact) => artifact.decision !== null).length,
+    rejected: needing.filter((artifact) => artifact.decision?.decision === 'rejected').length,
+    carryable: needing.filter((artifact) => !artifact.decision && artifact.unchanged_since_revision !== null).length,
+  };
 }
