@@ -12,6 +12,7 @@ import { CaptureBudget } from './capture-budget';
 import { DEFAULT_CLOCK_TIME, makeDeterministic } from './determinism';
 import { capturePage, missingEvidence, refusalEvidence, withTimeout } from './capture-page';
 import { RequestGuard } from './request-guard';
+import { type ResponseDigest, sameAnswersAgain } from './response-ledger';
 import { ScanSharing } from './scan-sharing';
 import {
   DEFAULT_CAPTURE_TIMEOUTS,
@@ -172,6 +173,21 @@ export class CaptureEngine {
     });
   }
 
+  /**
+   * The cheap second look (decision 0012): whether the server answers every request a capture's content came from
+   * again with the same bytes. With the page's clock and randomness held, a capture would then render the same page.
+   * Checked against private addresses like the captures themselves.
+   */
+  sameAnswersAgain(responses: ResponseDigest[], userAgent: string): Promise<boolean> {
+    return sameAnswersAgain(responses, {
+      userAgent,
+      allowPrivate: this.options.allowPrivateTargets === true,
+      ...(this.options.lookup ? { lookup: this.options.lookup } : {}),
+      ...(this.options.isAllowedAddress ? { isAllowedAddress: this.options.isAllowedAddress } : {}),
+      timeoutMs: Math.min(this.timeouts.navigationMs, 15_000),
+    });
+  }
+
   /** Closes the browser; captures still running fail with CaptureInfrastructureError. */
   async close(): Promise<void> {
     await this.pool.close();
@@ -258,6 +274,7 @@ export class CaptureEngine {
         scans: this.scans,
         directScreenshots: this.options.directScreenshots !== false,
         onAbandon: (listener) => attempt.onAbandon(listener),
+        userAgent: pooled.state.userAgent + USER_AGENT_SUFFIX,
       });
     } catch (error) {
       // capturePage turns page problems into evidence, so whatever reaches here is the machinery's failure.

@@ -5,6 +5,7 @@ import { CaptureInfrastructureError, errorMessage } from './browser-pool';
 import { holdTimelines, loadLazyContent, settleClock } from './determinism';
 import { markupDigest, stateDigest } from './document-state';
 import { PageWorld } from './page-world';
+import { ResponseLedger } from './response-ledger';
 import type { RequestGuard } from './request-guard';
 import type { ScanClaim, ScanSharing } from './scan-sharing';
 import type {
@@ -44,6 +45,8 @@ export interface PageCaptureInput {
   directScreenshots: boolean;
   /** Registers what to undo if the engine abandons this capture while it still runs (its browser went away). */
   onAbandon: (listener: () => void) => void;
+  /** The user agent the context requests pages with. */
+  userAgent: string;
 }
 
 /** Builds a MissingEvidence for `url`. */
@@ -152,6 +155,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
   const url = request.url;
   const watch = guard ? new TargetWatch(page, guard) : null;
   const network = new NetworkActivity(page);
+  const ledger = request.recordResponses ? new ResponseLedger(page) : null;
   let crashed = false;
   page.on('crash', () => {
     crashed = true;
@@ -275,6 +279,8 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       axe_rules: scan?.rules ?? [],
       axe_version: scan?.version ?? null,
       ...(html === undefined ? {} : { html }),
+      responses: ledger ? await ledger.read() : null,
+      user_agent: input.userAgent,
       duration_ms: elapsed(),
     };
   } catch (error) {

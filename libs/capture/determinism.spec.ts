@@ -55,4 +55,22 @@ describe('deterministic rendering', () => {
     }
     expect(texts.size).toBe(1);
   });
+
+  it('records what the content came from, and asks the server again for the cheap second look', async () => {
+    const look = async (path: string) =>
+      captured(
+        await engine.capture({
+          url: `${site.url}${path}`,
+          viewport: 'desktop',
+          screenshot: false,
+          recordResponses: true,
+        }),
+      );
+    const promo = await look('/promo');
+    expect(promo.responses?.map((response) => new URL(response.url).pathname)).toEqual(['/promo', '/api/promo']);
+    expect(await engine.sameAnswersAgain(promo.responses!, promo.user_agent)).toBe(true);
+    // The server renders a timestamp into the page: asked again, it answers differently.
+    const serverTime = await look('/server-time');
+    expect(await engine.sameAnswersAgain(serverTime.responses!, serverTime.user_agent)).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 export { CaptureEngine, USER_AGENT_SUFFIX } from './capture-engine';
+export type { ResponseDigest } from './response-ledger';
 export { captureBrowserArgs, CaptureInfrastructureError, DEFAULT_CHROMIUM_PATH } from './browser-pool';
 export {
   AXE_TAGS,

@@ -1,4 +1,5 @@
 import type { HostLookup } from '../net-guard';
+import type { ResponseDigest } from './response-ledger';
 
 export type Viewport = 'desktop' | 'mobile';
 
@@ -63,6 +64,11 @@ export interface CaptureRequest {
    * each other must name the same one; default DEFAULT_CLOCK_TIME.
    */
   clockTime?: number;
+  /**
+   * Record the main document and the page's GET fetches by their bytes (`CapturedPage.responses`), so a second look
+   * can ask the server again instead of capturing again (CaptureEngine.sameAnswersAgain).
+   */
+  recordResponses?: boolean;
 }
 
 /** A request that turned the screenshot off gets none; every other gets one. */
@@ -97,6 +103,10 @@ export interface CapturedPage<R extends CaptureRequest = CaptureRequest> {
   axe_version: string | null;
   /** The rendered HTML, when the request asked for it. */
   html?: string;
+  /** What the page's content came from (see recordResponses); null when not asked for or not all readable. */
+  responses: ResponseDigest[] | null;
+  /** The user agent the page was requested with. */
+  user_agent: string;
   duration_ms: number;
 }
 

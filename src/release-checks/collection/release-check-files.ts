@@ -59,6 +59,8 @@ export class ReleaseCheckFiles {
       screenshot_key: screenshotKey,
       text_key: textKey,
       captured_at: capturedAt,
+      responses: result.responses,
+      user_agent: result.user_agent,
     };
   }
 

@@ -27,6 +27,7 @@ export function sideCaptureRequest(
     viewport: artifact.viewport,
     priority: 'release',
     clockTime: check.createdAt.getTime(),
+    recordResponses: true,
     ...(page.required_selector ? { requiredSelector: page.required_selector } : {}),
     ...(check.maskSelectors.length ? { maskSelectors: check.maskSelectors } : {}),
     // Production and preview of an unchanged page are often the same document: one scan serves both.

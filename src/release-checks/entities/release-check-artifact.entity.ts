@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
-import type { AxeFinding, MissingReason, Viewport } from '../../../libs/capture';
+import type { AxeFinding, MissingReason, ResponseDigest, Viewport } from '../../../libs/capture';
 import type { EvidenceComparison } from '../../../libs/compare';
 import { ReleaseCheck } from './release-check.entity';
 
@@ -24,6 +24,9 @@ export type SideRecord =
       screenshot_key: string;
       text_key: string;
       captured_at: string;
+      /** What the page's content came from, for the second look (absent from records made before it). */
+      responses?: ResponseDigest[] | null;
+      user_agent?: string;
     }
   | {
       state: 'missing';
