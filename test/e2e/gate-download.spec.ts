@@ -132,6 +132,15 @@ describe('the gate client package at GET /downloads/vigil-gate.tgz', () => {
       gate: 'failed',
       collection_status: 'incomplete',
       review_url: `${service.baseUrl}/release-checks/${id}`,
+      summary: {
+        pairs: 1,
+        captured: 0,
+        missing: 1,
+        with_differences: 0,
+        unstable: 0,
+        awaiting_decision: 0,
+        new_findings: 0,
+      },
       exit_code: 1,
     });
     expect(stderr).toContain('gate: failed\n');

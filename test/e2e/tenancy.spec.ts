@@ -46,6 +46,7 @@ const VALID_BODIES: Record<string, unknown> = {
   setMonitorRegions: { regions: ['local'] },
   updateChange: { archived: true },
   reviewReleaseCheck: { decision: 'approve', note: 'Looks fine to me', revision: 1 },
+  decideReleaseCheckPair: { decision: 'accept', revision: 1 },
   updateWorkspace: { name: 'Taken over' },
   addWorkspaceMember: { email: 'someone@example.com', role: 'viewer' },
   updateWorkspaceMember: { role: 'viewer' },

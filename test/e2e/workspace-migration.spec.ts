@@ -34,9 +34,13 @@ const REMOVED_COLUMNS: Partial<Record<Table, string[]>> = {
 };
 const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
   api_keys: ['workspace_id', 'created_by_id'],
-  monitors: ['workspace_id', 'created_by_id'],
-  changes: ['workspace_id'],
+  // And, from later migrations: what a monitor learned moves and its visual threshold (Migration20261127143315).
+  monitors: ['workspace_id', 'created_by_id', 'visual_threshold', 'volatile', 'metadata'],
+  changes: ['workspace_id', 'visual', 'metadata', 'diff_screenshot_key'],
   release_checks: ['workspace_id', 'opened_by_id', 'opened_by_key_id'],
+  // Migration20261127144941: pair decisions and fingerprints, and each review's pairs.
+  release_check_artifacts: ['fingerprint', 'decision'],
+  release_check_reviews: ['pairs'],
 };
 
 type Person = 'a' | 'b' | 'c';
