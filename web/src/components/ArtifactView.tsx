@@ -57,17 +57,26 @@ export function ArtifactView({
   artifact,
   check,
   decision,
+  current = false,
 }: {
   artifact: Artifact;
   check: ReleaseCheck;
   /** The pair's decision and its controls, under the header. */
   decision?: ReactNode;
+  /** The pair the keyboard is on. */
+  current?: boolean;
 }) {
   const label = pairLabel(artifact);
   const headingId = `artifact-${artifact.id}`;
   const comparison = artifact.comparison;
   return (
-    <article className="artifact card" aria-labelledby={headingId}>
+    <article
+      id={`pair-${artifact.id}`}
+      className={`artifact card${current ? ' artifact-current' : ''}`}
+      aria-labelledby={headingId}
+      aria-current={current ? 'true' : undefined}
+      tabIndex={-1}
+    >
       <header className="artifact-header">
         <h3 id={headingId}>
           <span className="artifact-path">{label}</span>{' '}

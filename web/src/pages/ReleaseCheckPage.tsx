@@ -1,7 +1,9 @@
-import { type FormEvent, useCallback, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ok, ProblemError } from '../api';
 import { ArtifactView } from '../components/ArtifactView';
+import { SelectField } from '../components/Field';
 import { PairDecision } from '../components/PairDecision';
+import { matchesFilter, PAIR_FILTERS, type PairFilter, reviewRank } from '../release-checks/pair-filters';
 import { CollectionBadge, GateBadge, ReviewBadge } from '../components/Badge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { usePageTitle } from '../components/usePageTitle';
@@ -158,7 +160,8 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
 
 /**
  * The pairs a reviewer must look at first: those with differences (undecided before decided), then missing evidence;
- * pairs without differences follow, collapsed.
+ * pairs without differences follow, collapsed. A filter narrows the list; the keyboard moves through it (j and k)
+ * and decides the current pair (a accepts; r goes to the note, which a rejection needs).
  */
 function Evidence({
   check,
@@ -169,30 +172,87 @@ function Evidence({
   me: CurrentUser;
   reload: () => Promise<ReleaseCheck | null>;
 }) {
+  const [filter, setFilter] = useState<PairFilter>('all');
+  /** The pair the keyboard is on; none until j or k is pressed. */
+  const [current, setCurrent] = useState(-1);
   const canDecide =
     reviewRights(check, me).canReview && check.collection_status === 'completed' && !check.review.decision;
-  const rank = (artifact: Artifact) =>
-    artifact.needs_decision ? (artifact.decision ? 1 : 0) : artifact.state === 'missing' ? 2 : 3;
-  const ordered = [...check.artifacts].sort((a, b) => rank(a) - rank(b));
-  const unchanged = ordered.filter((artifact) => rank(artifact) === 3);
+  const { ordered, shown, collapsed, keyboardOrder } = useMemo(() => {
+    const matching = check.artifacts.filter((artifact) => matchesFilter(artifact, filter));
+    matching.sort((a, b) => reviewRank(a) - reviewRank(b));
+    const folded = filter === 'all' ? matching.filter((artifact) => reviewRank(artifact) === 2) : [];
+    const open = matching.filter((artifact) => !folded.includes(artifact));
+    return { ordered: matching, shown: open, collapsed: folded, keyboardOrder: [...open, ...folded] };
+  }, [check.artifacts, filter]);
+
+  useEffect(() => {
+    const articleOf = (index: number) => {
+      const artifact = keyboardOrder[index];
+      return artifact ? document.getElementById(`pair-${artifact.id}`) : null;
+    };
+    const go = (index: number) => {
+      const next = Math.max(0, Math.min(keyboardOrder.length - 1, index));
+      const article = articleOf(next);
+      if (!article) return;
+      setCurrent(next);
+      article.closest('details')?.setAttribute('open', '');
+      article.focus();
+      article.scrollIntoView({ block: 'start' });
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable]')) return;
+      if (event.key === 'j') go(current + 1);
+      else if (event.key === 'k') go(Math.max(0, current - 1));
+      else if (event.key === 'a')
+        articleOf(current)?.querySelector<HTMLButtonElement>('button[value="accept"]')?.click();
+      else if (event.key === 'r')
+        articleOf(current)?.querySelector<HTMLInputElement>('.pair-decision-form input')?.focus();
+      else return;
+      event.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [current, keyboardOrder]);
+
   const view = (artifact: Artifact) => (
     <ArtifactView
       key={artifact.id}
       artifact={artifact}
       check={check}
+      current={keyboardOrder[current]?.id === artifact.id}
       decision={<PairDecision check={check} artifact={artifact} canDecide={canDecide} onDecided={reload} />}
     />
   );
   return (
     <>
-      {ordered.filter((artifact) => rank(artifact) < 3).map(view)}
-      {unchanged.length > 0 ? (
-        <details className="unchanged-pairs" open={unchanged.length === ordered.length}>
+      <div className="toolbar">
+        <SelectField
+          id="pair-filter"
+          label="Show"
+          className="field-inline"
+          value={filter}
+          onChange={(value) => {
+            setFilter(value);
+            setCurrent(-1);
+          }}
+          options={PAIR_FILTERS}
+        />
+        <p className="small muted" id="pair-keys">
+          Keys: <kbd>j</kbd> next pair, <kbd>k</kbd> previous, <kbd>a</kbd> accept, <kbd>r</kbd> reject (write the note,
+          then press Enter on Reject).
+        </p>
+      </div>
+      {ordered.length === 0 ? <p className="muted">No pair matches this filter.</p> : null}
+      {shown.map(view)}
+      {collapsed.length > 0 ? (
+        <details className="unchanged-pairs" open={collapsed.length === ordered.length}>
           <summary>
-            {plural(unchanged.length, 'pair')} without differences
+            {plural(collapsed.length, 'pair')} without differences
             {check.collection_status === 'completed' ? ' (no decision needed)' : ''}
           </summary>
-          {unchanged.map(view)}
+          {collapsed.map(view)}
         </details>
       ) : null}
     </>
