@@ -125,6 +125,17 @@ async function fakeService(handler: Handler): Promise<{ url: string; close: () =
 }
 
 /** A release check as the contract describes it. */
+/** The summary of a check of one pair whose sides are the same. */
+const IDENTICAL_PAIR = {
+  pairs: 1,
+  captured: 1,
+  missing: 0,
+  with_differences: 0,
+  unstable: 0,
+  awaiting_decision: 0,
+  new_findings: 0,
+};
+
 function fakeCheck(id: string, gate: 'pending' | 'passed' | 'failed'): Record<string, unknown> {
   const now = new Date().toISOString();
   return {
@@ -141,15 +152,7 @@ function fakeCheck(id: string, gate: 'pending' | 'passed' | 'failed'): Record<st
     collection_status: 'completed',
     gate,
     review: { status: gate === 'passed' ? 'approved' : 'awaiting_review', revision: 1, decision: null, history: [] },
-    summary: {
-      pairs: 1,
-      captured: 1,
-      missing: 0,
-      with_differences: 0,
-      unstable: 0,
-      awaiting_decision: 0,
-      new_findings: 0,
-    },
+    summary: IDENTICAL_PAIR,
     review_url: `/release-checks/${id}`,
     artifacts: [],
     created_at: now,
@@ -280,15 +283,7 @@ describe('vigil-gate against the real service', () => {
       gate: 'passed',
       collection_status: 'completed',
       review_url: reviewPage,
-      summary: {
-        pairs: 1,
-        captured: 1,
-        missing: 0,
-        with_differences: 0,
-        unstable: 0,
-        awaiting_decision: 0,
-        new_findings: 0,
-      },
+      summary: IDENTICAL_PAIR,
       exit_code: 0,
     });
     expect(gate.stderr()).toContain('gate: passed\n');
