@@ -69,13 +69,18 @@ export class CheckAssessor {
   ) {}
 
   async assess(monitor: AssessedMonitor): Promise<CheckAssessment> {
+    // The stored text is read at most once per check, whichever look needs it first.
+    let stored: Promise<string> | null = null;
+    const storedText = () => (stored ??= this.readStoredText(monitor.id));
     const first = await this.runner.observe(monitor);
     const baseline = await this.baselineScreenshot(monitor, first);
-    const firstLook = await this.judge(monitor, first, monitor.volatile, baseline);
+    const firstLook = await this.judge(monitor, first, monitor.volatile, baseline, storedText);
     if (!firstLook.differs) return firstLook.assessment;
 
     const second = await this.runner.observe(monitor);
-    if (!second.ok || !first.ok) return (await this.judge(monitor, second, monitor.volatile, baseline)).assessment;
+    if (!second.ok || !first.ok) {
+      return (await this.judge(monitor, second, monitor.volatile, baseline, storedText)).assessment;
+    }
     const learnedLines = learnVolatileLines(
       monitor.volatile.lines,
       first.content?.text ?? '',
@@ -86,7 +91,7 @@ export class CheckAssessor {
       lines: learnedLines,
       regions: mergeRegions([...monitor.volatile.regions, ...moved.regions], MAX_UNSTABLE_REGIONS),
     };
-    const secondLook = await this.judge(monitor, second, volatile, baseline);
+    const secondLook = await this.judge(monitor, second, volatile, baseline, storedText);
     const learned =
       volatile.lines.length !== monitor.volatile.lines.length ||
       JSON.stringify(volatile.regions) !== JSON.stringify(monitor.volatile.regions);
@@ -115,6 +120,7 @@ export class CheckAssessor {
     observation: PageObservation,
     volatile: Volatility,
     baseline: Buffer | null,
+    readStored: () => Promise<string>,
   ): Promise<{ assessment: CheckAssessment; differs: boolean }> {
     const raw = observation.ok ? observation.content : null;
     const text = raw ? stableText(raw.text, volatile.lines) : null;
@@ -123,7 +129,7 @@ export class CheckAssessor {
       raw && text !== null ? { ...raw, text, contentHash: text === raw.text ? raw.contentHash : sha256(text) } : null;
     const contentMoved =
       content !== null && monitor.contentHash !== null && content.contentHash !== monitor.contentHash;
-    const storedText = contentMoved ? await this.storedText(monitor.id, volatile) : null;
+    const storedText = contentMoved ? stableText(await readStored(), volatile.lines) : null;
     // A change of volatile lines only is no change: the stored text, read without them, may be the same.
     const textMoved = contentMoved && storedText !== content.text;
     const metadataChanges =
@@ -169,8 +175,8 @@ export class CheckAssessor {
     return comparison.changed ? { mismatchRatio: comparison.mismatch_ratio, diffPng: comparison.diff_png } : null;
   }
 
-  /** The text the page had, without what is volatile: read only when the content moved. */
-  private async storedText(monitorId: string, volatile: Volatility): Promise<string> {
+  /** The text the page had: read only when the content moved, since most checks never need it. */
+  private async readStoredText(monitorId: string): Promise<string> {
     const [stored] = await whenDatabaseAnswers(() =>
       this.orm.em
         .getConnection()
@@ -180,7 +186,7 @@ export class CheckAssessor {
           'all',
         ),
     );
-    return stableText(stored?.content_text ?? '', volatile.lines);
+    return stored?.content_text ?? '';
   }
 }
 

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { formatPercent } from '../format';
-import type { Artifact, CaptureSide, ReleaseCheck, UnstableEvidence } from '../types';
+import { hasUnstable } from '../release-checks/pair-filters';
+import type { Artifact, CaptureSide, ReleaseCheck } from '../types';
 import { AuthImage } from './AuthImage';
 import { Badge } from './Badge';
 import { FindingList } from './FindingList';
@@ -39,17 +40,6 @@ function ArtifactState({ artifact }: { artifact: Artifact }) {
       )}
       {moves ? <Badge tone="neutral">Moves on its own</Badge> : null}
     </span>
-  );
-}
-
-function hasUnstable(unstable: UnstableEvidence | null): unstable is UnstableEvidence {
-  return (
-    unstable !== null &&
-    (unstable.lines.length > 0 ||
-      unstable.regions.length > 0 ||
-      unstable.robots ||
-      unstable.canonical ||
-      unstable.findings.length > 0)
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Artifact } from '../types';
+import type { Artifact, UnstableEvidence } from '../types';
 
 /** What the review page can narrow its pairs to. */
 export const PAIR_FILTERS = [
@@ -11,8 +11,8 @@ export const PAIR_FILTERS = [
 ] as const;
 export type PairFilter = (typeof PAIR_FILTERS)[number]['value'];
 
-const moves = (artifact: Artifact) => {
-  const unstable = artifact.comparison?.unstable;
+/** Evidence that moved on its own, when the pair has any (decision 0012). */
+export function hasUnstable(unstable: UnstableEvidence | null | undefined): unstable is UnstableEvidence {
   return (
     !!unstable &&
     (unstable.lines.length > 0 ||
@@ -21,7 +21,7 @@ const moves = (artifact: Artifact) => {
       unstable.canonical ||
       unstable.findings.length > 0)
   );
-};
+}
 
 export function matchesFilter(artifact: Artifact, filter: PairFilter): boolean {
   switch (filter) {
@@ -32,7 +32,7 @@ export function matchesFilter(artifact: Artifact, filter: PairFilter): boolean {
     case 'differences':
       return artifact.needs_decision;
     case 'unstable':
-      return moves(artifact);
+      return hasUnstable(artifact.comparison?.unstable);
     case 'rejected':
       return artifact.decision?.decision === 'rejected';
     case 'missing':
