@@ -240,16 +240,22 @@ describe('web interface (real Chromium against the real service)', () => {
     expect(stats).toMatch(/With differences\s*1/);
     expect(stats).toMatch(/Missing evidence\s*0/);
 
-    const toggle = page.getByRole('button', { name: /Show difference overlay/ });
-    await toggle.click();
+    // Three views of the screenshots: side by side (the default), the differences over the preview, and alone.
+    const views = page.getByRole('group', { name: 'Screenshot view, /pricing, desktop' });
+    expect(await views.getByRole('button', { name: 'Side by side' }).getAttribute('aria-pressed')).toBe('true');
+    await views.getByRole('button', { name: 'Overlay' }).click();
     await page.getByRole('img', { name: 'Difference overlay, /pricing, desktop' }).waitFor();
     await imagesLoaded(page, 3);
-    expect(await page.getByRole('button', { name: /Hide difference overlay/ }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
+    expect(await views.getByRole('button', { name: 'Overlay' }).getAttribute('aria-pressed')).toBe('true');
     await expectNoAxeViolations(page, 'release check with differences');
     await screenshot(page, 'release-check.png');
-    await page.getByRole('button', { name: /Hide difference overlay/ }).click();
+    await views.getByRole('button', { name: 'Difference' }).click();
+    await page.getByRole('img', { name: 'Differences only, /pricing, desktop' }).waitFor();
+    await imagesLoaded(page, 1);
+    expect(await page.getByRole('img', { name: /^(Production|Preview) screenshot/ }).count()).toBe(0);
+    await expectNoAxeViolations(page, 'release check, differences only');
+    await views.getByRole('button', { name: 'Side by side' }).click();
+    await imagesLoaded(page, 2);
   });
 
   it('approves with a required note and the scope shown once every pair is accepted; the gate turns passed', async () => {

@@ -179,15 +179,47 @@ export async function ok<T>(pending: Promise<{ data?: T; response: Response }>):
   return data as T;
 }
 
-/** Fetches a protected file (a screenshot) with the session's token and answers an object URL for it. */
+/** How long a file download waits out a spent rate limit before it gives up, in seconds. */
+const RATE_LIMIT_PATIENCE_S = 60;
+
+/**
+ * Fetches a protected file (a screenshot) with the session's token and answers an object URL for it. A reviewer
+ * moving fast through hundreds of pairs can spend the per-minute rate limit on screenshots: a 429 is waited out
+ * (its Retry-After, within a minute in all) rather than shown as a broken image.
+ */
 export async function fetchObjectUrl(url: string, signal?: AbortSignal): Promise<string> {
-  const prepared = withSession(new Request(new URL(url, origin()), { signal }));
-  let response: Response;
-  try {
-    response = await fetch(prepared.request);
-  } catch (error) {
-    throw isAbort(error) ? error : unreachable();
+  let waited = 0;
+  for (;;) {
+    const prepared = withSession(new Request(new URL(url, origin()), { signal }));
+    let response: Response;
+    try {
+      response = await fetch(prepared.request);
+    } catch (error) {
+      throw isAbort(error) ? error : unreachable();
+    }
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if (response.status === 429 && retryAfter > 0 && waited + retryAfter <= RATE_LIMIT_PATIENCE_S) {
+      waited += retryAfter;
+      await pause(retryAfter * 1000, signal);
+      continue;
+    }
+    if (!response.ok) throw await failure(response, undefined, prepared);
+    return URL.createObjectURL(await response.blob());
   }
-  if (!response.ok) throw await failure(response, undefined, prepared);
-  return URL.createObjectURL(await response.blob());
+}
+
+/** Waits, or rejects as fetch does once the signal aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(new DOMException('The operation was aborted.', 'AbortError'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
+  });
 }

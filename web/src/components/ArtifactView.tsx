@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatPercent } from '../format';
+import { useNearViewport } from '../hooks/useNearViewport';
 import { hasUnstable } from '../release-checks/pair-filters';
-import type { Artifact, CaptureSide, ReleaseCheck } from '../types';
+import type { Artifact, CaptureSide } from '../types';
 import { AuthImage } from './AuthImage';
 import { Badge } from './Badge';
 import { FindingList } from './FindingList';
@@ -45,12 +46,13 @@ function ArtifactState({ artifact }: { artifact: Artifact }) {
 
 export function ArtifactView({
   artifact,
-  check,
+  requiredSelector,
   decision,
   current = false,
 }: {
   artifact: Artifact;
-  check: ReleaseCheck;
+  /** The page's required selector, if it has one. */
+  requiredSelector: string | null;
   /** The pair's decision and its controls, under the header. */
   decision?: ReactNode;
   /** The pair the keyboard is on. */
@@ -58,9 +60,13 @@ export function ArtifactView({
 }) {
   const label = pairLabel(artifact);
   const headingId = `artifact-${artifact.id}`;
-  const comparison = artifact.comparison;
+  const ref = useRef<HTMLElement>(null);
+  // The header and decision always render (the keyboard and the filters work on them); the evidence, with its
+  // screenshots, only once the pair comes near the viewport.
+  const near = useNearViewport(ref);
   return (
     <article
+      ref={ref}
       id={`pair-${artifact.id}`}
       className={`artifact card${current ? ' artifact-current' : ''}`}
       aria-labelledby={headingId}
@@ -75,7 +81,20 @@ export function ArtifactView({
         <ArtifactState artifact={artifact} />
       </header>
       {decision}
+      {near ? (
+        <Evidence artifact={artifact} requiredSelector={requiredSelector} />
+      ) : (
+        <p className="artifact-deferred muted">The evidence shows when you reach this pair.</p>
+      )}
+    </article>
+  );
+}
 
+function Evidence({ artifact, requiredSelector }: { artifact: Artifact; requiredSelector: string | null }) {
+  const label = pairLabel(artifact);
+  const comparison = artifact.comparison;
+  return (
+    <>
       <Screenshots artifact={artifact} />
 
       <div className="artifact-details">
@@ -120,7 +139,7 @@ export function ArtifactView({
 
         <section className="detail">
           <h4>Required selector</h4>
-          <RequiredSelector artifact={artifact} check={check} />
+          <RequiredSelector artifact={artifact} selector={requiredSelector} />
         </section>
 
         <section className="detail">
@@ -130,15 +149,27 @@ export function ArtifactView({
 
         <MovesOnItsOwn artifact={artifact} />
       </div>
-    </article>
+    </>
   );
 }
 
+const SCREENSHOT_VIEWS = [
+  { value: 'side-by-side', label: 'Side by side' },
+  { value: 'overlay', label: 'Overlay' },
+  { value: 'difference', label: 'Difference' },
+] as const;
+type ScreenshotView = (typeof SCREENSHOT_VIEWS)[number]['value'];
+
+/**
+ * Both screenshots side by side; or the preview with the differing pixels laid over it; or the differing pixels
+ * alone, which finds a one-pixel shift that two similar pictures hide.
+ */
 function Screenshots({ artifact }: { artifact: Artifact }) {
-  const [overlay, setOverlay] = useState(false);
+  const [view, setView] = useState<ScreenshotView>('side-by-side');
   const label = pairLabel(artifact);
   const screenshot = artifact.comparison?.screenshot;
   const diffUrl = screenshot?.diff_url ?? null;
+  const diffAlt = (kind: string) => `${kind}, ${label}, ${artifact.viewport}`;
   return (
     <section className="detail">
       <div className="detail-heading">
@@ -153,32 +184,45 @@ function Screenshots({ artifact }: { artifact: Artifact }) {
           </p>
         ) : null}
         {diffUrl ? (
-          <button
-            type="button"
-            className="button button-small button-secondary"
-            aria-pressed={overlay}
-            onClick={() => setOverlay((value) => !value)}
-          >
-            {overlay ? 'Hide' : 'Show'} difference overlay<span className="visually-hidden"> for {label}</span>
-          </button>
+          <div className="segmented" role="group" aria-label={`Screenshot view, ${label}, ${artifact.viewport}`}>
+            {SCREENSHOT_VIEWS.map((option) => (
+              <button
+                key={option.value}
+                type="button"
+                className="button button-small button-secondary"
+                aria-pressed={view === option.value}
+                onClick={() => setView(option.value)}
+              >
+                {option.label}
+              </button>
+            ))}
+          </div>
         ) : null}
       </div>
-      <div className="screenshots">
-        <SideShot side="production" artifact={artifact} />
-        <SideShot
-          side="preview"
-          artifact={artifact}
-          overlay={
-            overlay && diffUrl ? (
-              <AuthImage
-                className="shot-overlay"
-                src={diffUrl}
-                alt={`Difference overlay, ${label}, ${artifact.viewport}`}
-              />
-            ) : null
-          }
-        />
-      </div>
+      {diffUrl && view === 'difference' ? (
+        <figure className="shot">
+          <figcaption>
+            <span className="shot-side">Differing pixels</span>
+            <span className="small muted">tinted over the preview</span>
+          </figcaption>
+          <div className="shot-frame" tabIndex={0} role="group" aria-label={`${diffAlt('Differences')} (scrollable)`}>
+            <AuthImage src={diffUrl} alt={diffAlt('Differences only')} />
+          </div>
+        </figure>
+      ) : (
+        <div className="screenshots">
+          <SideShot side="production" artifact={artifact} />
+          <SideShot
+            side="preview"
+            artifact={artifact}
+            overlay={
+              diffUrl && view === 'overlay' ? (
+                <AuthImage className="shot-overlay" src={diffUrl} alt={diffAlt('Difference overlay')} />
+              ) : null
+            }
+          />
+        </div>
+      )}
     </section>
   );
 }
@@ -301,8 +345,7 @@ function ValueRow({
   );
 }
 
-function RequiredSelector({ artifact, check }: { artifact: Artifact; check: ReleaseCheck }) {
-  const selector = check.pages[artifact.page_index]?.required_selector ?? null;
+function RequiredSelector({ artifact, selector }: { artifact: Artifact; selector: string | null }) {
   if (!selector) return <p className="muted">No required selector for this page.</p>;
   const result = (side: SideName) => {
     const found = artifact[side].required_selector_found;

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { api, ok } from '../api';
+import { api, ok, ProblemError } from '../api';
 import { formatDateTime } from '../format';
-import type { Artifact, ReleaseCheck } from '../types';
+import type { Artifact } from '../types';
 import { pairLabel } from './ArtifactView';
 import { Badge } from './Badge';
 import { ProblemAlert } from './ProblemAlert';
@@ -12,15 +12,22 @@ import { ProblemAlert } from './ProblemAlert';
  * (a note is required to reject). Deciding a pair never moves the gate: the submitted review does.
  */
 export function PairDecision({
-  check,
+  checkId,
+  revision,
   artifact,
   canDecide,
   onDecided,
+  onConflict,
 }: {
-  check: ReleaseCheck;
+  checkId: string;
+  /** The revision shown, which the decision is for. */
+  revision: number;
   artifact: Artifact;
   canDecide: boolean;
-  onDecided: () => Promise<unknown>;
+  /** The pair as the API answered it, with its decision. */
+  onDecided: (artifact: Artifact) => void;
+  /** The check moved on (a new revision, a submitted review): load it again. */
+  onConflict: () => Promise<unknown>;
 }) {
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | null>(null);
@@ -40,16 +47,17 @@ export function PairDecision({
     setNoteError(null);
     setBusy(true);
     try {
-      await ok(
+      const decided = await ok(
         api.PUT('/release-checks/{id}/artifacts/{artifact_id}/decision', {
-          params: { path: { id: check.id, artifact_id: artifact.id } },
-          body: { decision: choice, revision: check.revision, ...(note.trim() ? { note: note.trim() } : {}) },
+          params: { path: { id: checkId, artifact_id: artifact.id } },
+          body: { decision: choice, revision, ...(note.trim() ? { note: note.trim() } : {}) },
         }),
       );
       setNote('');
-      await onDecided();
+      onDecided(decided);
     } catch (caught) {
       setError(caught);
+      if (caught instanceof ProblemError && caught.status === 409) await onConflict();
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ok, ProblemError } from '../api';
 import { ArtifactView } from '../components/ArtifactView';
 import { SelectField } from '../components/Field';
@@ -27,6 +27,16 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
   usePolling(check !== null && isCollecting(check), POLL_MS, resource.reload);
 
   const replace = useCallback((next: ReleaseCheck) => mutate(() => next), [mutate]);
+  /** A pair's decision as the API answered it, without loading every pair again. */
+  const applyDecision = useCallback(
+    (decided: Artifact) =>
+      mutate((current) => {
+        const artifacts = current.artifacts.map((artifact) => (artifact.id === decided.id ? decided : artifact));
+        const awaiting = artifacts.filter((artifact) => artifact.needs_decision && !artifact.decision).length;
+        return { ...current, artifacts, summary: { ...current.summary, awaiting_decision: awaiting } };
+      }),
+    [mutate],
+  );
   /** Loads the check now (after a decision on a stale revision), answering it, or null when that failed. */
   const refresh = useCallback(async () => {
     try {
@@ -146,7 +156,7 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
           {check.artifacts.length === 0 ? (
             <p className="muted">No evidence yet{collecting ? ': collection has not started' : ''}.</p>
           ) : (
-            <Evidence check={check} me={me} reload={refresh} />
+            <Evidence check={check} me={me} reload={refresh} onDecided={applyDecision} />
           )}
         </section>
         <div className="review-column">
@@ -167,10 +177,12 @@ function Evidence({
   check,
   me,
   reload,
+  onDecided,
 }: {
   check: ReleaseCheck;
   me: CurrentUser;
   reload: () => Promise<ReleaseCheck | null>;
+  onDecided: (artifact: Artifact) => void;
 }) {
   const [filter, setFilter] = useState<PairFilter>('all');
   /** The pair the keyboard is on; none until j or k is pressed. */
@@ -217,12 +229,16 @@ function Evidence({
   }, [current, keyboardOrder]);
 
   const view = (artifact: Artifact) => (
-    <ArtifactView
+    <PairView
       key={artifact.id}
       artifact={artifact}
-      check={check}
+      checkId={check.id}
+      revision={check.revision}
+      requiredSelector={check.pages[artifact.page_index]?.required_selector ?? null}
       current={keyboardOrder[current]?.id === artifact.id}
-      decision={<PairDecision check={check} artifact={artifact} canDecide={canDecide} onDecided={reload} />}
+      canDecide={canDecide}
+      onDecided={onDecided}
+      onConflict={reload}
     />
   );
   return (
@@ -258,6 +274,35 @@ function Evidence({
     </>
   );
 }
+
+/**
+ * One pair with its decision. Memoized on values that hold still, so moving through hundreds of pairs or deciding
+ * one renders only the pairs concerned.
+ */
+const PairView = memo(function PairView({
+  artifact,
+  requiredSelector,
+  current,
+  ...decision
+}: {
+  artifact: Artifact;
+  checkId: string;
+  revision: number;
+  requiredSelector: string | null;
+  current: boolean;
+  canDecide: boolean;
+  onDecided: (artifact: Artifact) => void;
+  onConflict: () => Promise<unknown>;
+}) {
+  return (
+    <ArtifactView
+      artifact={artifact}
+      requiredSelector={requiredSelector}
+      current={current}
+      decision={<PairDecision artifact={artifact} {...decision} />}
+    />
+  );
+});
 
 function Breadcrumb({ name }: { name: string | null }) {
   return (
