@@ -198,9 +198,10 @@ export class CrawlSession {
           await this.flush();
           lastFlush = Date.now();
           batch = await this.pendingBatch();
-          // With tasks running, their results may add URLs: look again once they are written.
+          // With tasks running, or results that came in during the flush (a task that ended meanwhile: its URL is
+          // still claimed, so not in the batch), more URLs may come: look again once they are written.
           if (batch.length === 0) {
-            exhausted = tasks.size === 0;
+            exhausted = tasks.size === 0 && !this.hasUnwritten();
             break;
           }
         }
@@ -222,6 +223,10 @@ export class CrawlSession {
         lastCancelCheck = Date.now();
       }
     }
+  }
+
+  private hasUnwritten(): boolean {
+    return this.results.length > 0 || this.newUrls.length > 0;
   }
 
   private async pendingBatch(): Promise<FrontierEntry[]> {
