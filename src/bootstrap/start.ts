@@ -5,6 +5,7 @@ import { AppModule } from '../app.module';
 import { servesHttp } from '../config/roles';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { createHttpApp } from '../http/http-app';
+import { UsersService } from '../users/users.service';
 import { preflight, StartupError } from './preflight';
 import { tolerateClosedConnectionsWhileStopping } from './shutdown';
 
@@ -46,8 +47,8 @@ export async function start(): Promise<void> {
     fail(`cannot listen on port ${config.port} (${code ?? String(error)}): free the port or set PORT`);
   }
   const url = `http://localhost:${config.port}`;
-  const signIn = config.adminEmail
-    ? `sign in at ${url}/ as ${config.adminEmail}`
-    : 'set ADMIN_EMAIL and ADMIN_PASSWORD to create the first administrator';
+  // Whom to sign in as, when this start knows: the configured administrator, or the one it just created.
+  const admin = config.adminEmail ?? app.get(UsersService).generatedAdministrator;
+  const signIn = admin ? `sign in at ${url}/ as ${admin}` : `sign in at ${url}/`;
   app.get(Logger).log(`vigil ${config.role} listening on ${url} (API ${url}/api/v1, docs ${url}/docs); ${signIn}`);
 }

@@ -39,6 +39,8 @@ export interface NewPerson {
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
   private readonly logger = new Logger(UsersService.name);
+  /** The administrator this start created with a generated password, if it did: whom the start line names. */
+  generatedAdministrator: string | null = null;
 
   constructor(
     private readonly em: EntityManager,
@@ -61,6 +63,7 @@ export class UsersService implements OnApplicationBootstrap {
     if (await em.count(User, {})) return;
     const password = randomBytes(15).toString('base64url');
     if (await this.createAdmin(GENERATED_ADMIN_EMAIL, password, em)) {
+      this.generatedAdministrator = GENERATED_ADMIN_EMAIL;
       this.logger.warn(`first start: created administrator ${GENERATED_ADMIN_EMAIL}; its password is on stderr, once`);
       // To the terminal, not the JSON log stream that log shippers keep.
       process.stderr.write(

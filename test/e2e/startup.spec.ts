@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { runSource } from '../support/run-source';
 
 /** What an operator sees when the service cannot start: one line saying what and how to fix it, no stack. */
@@ -34,16 +35,24 @@ describe('starting the service', () => {
     );
   });
 
-  it('starts, listens, and shuts down on SIGTERM', async () => {
+  /** Starts the service as `npm start` does, until its listening line; answers its output so far and a stop. */
+  async function startService(env: Record<string, string>) {
     const child = spawn(process.execPath, ['--require', '@swc-node/register', join(__dirname, '../../src/main.ts')], {
       cwd: join(__dirname, '../..'),
-      env: { ...process.env, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info' },
+      env: { ...process.env, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info', ...env },
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<string | number | null>((resolve) =>
+      child.on('close', (code, signal) => resolve(signal ?? code)),
+    );
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), 45_000);
+      void exited.then((exit) => {
+        clearTimeout(timer);
+        reject(new Error(`the service ended (${String(exit)}) before listening:\n${output}`));
+      });
       child.stdout.on('data', () => {
         if (output.includes('listening on')) {
           clearTimeout(timer);
@@ -51,15 +60,44 @@ describe('starting the service', () => {
         }
       });
     });
-    expect(output).toContain(`sign in at http://localhost:0/ as ${process.env.ADMIN_EMAIL}`);
-    // Nest closes the app (HTTP server, queues, database, Redis), then re-raises the signal to exit with it.
-    const exited = new Promise<string | number | null>((resolve) =>
-      child.on('close', (code, signal) => resolve(signal ?? code)),
-    );
-    child.kill('SIGTERM');
-    const exit = await exited;
+    return {
+      output: () => output,
+      /** Nest closes the app (HTTP server, queues, database, Redis), then re-raises the signal to exit with it. */
+      stop: async () => {
+        child.kill('SIGTERM');
+        return exited;
+      },
+    };
+  }
+
+  it('starts, listens, and shuts down on SIGTERM', async () => {
+    const service = await startService({});
+    expect(service.output()).toContain(`sign in at http://localhost:0/ as ${process.env.ADMIN_EMAIL}`);
+    const exit = await service.stop();
     // The service's own output says why a shutdown went wrong.
     if (exit !== 'SIGTERM')
-      throw new Error(`expected an exit by SIGTERM, got ${String(exit)}; the service said:\n${output}`);
+      throw new Error(`expected an exit by SIGTERM, got ${String(exit)}; the service said:\n${service.output()}`);
+  });
+
+  it('on a first start without ADMIN_EMAIL, says once who to sign in as, and nothing to the contrary', async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `${url.pathname}_first_${process.pid}`;
+    const fresh = { DATABASE_URL: url.href, MIGRATE_ON_START: 'true', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' };
+    const service = await startService(fresh);
+    try {
+      const output = service.output();
+      expect(output).toMatch(/sign in as admin@vigil\.local with password \S+ \(shown once/);
+      expect(output).toContain('created administrator admin@vigil.local');
+      expect(output).not.toContain('set ADMIN_EMAIL and ADMIN_PASSWORD to create the first administrator');
+      expect(output).toMatch(
+        /listening on http:\/\/localhost:0 .*; sign in at http:\/\/localhost:0\/ as admin@vigil\.local/,
+      );
+    } finally {
+      await service.stop();
+      const admin = new Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });
