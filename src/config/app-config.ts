@@ -6,6 +6,12 @@ export type Role = (typeof ROLES)[number];
 export interface AppConfig {
   role: Role;
   port: number;
+  /**
+   * How long the HTTP server keeps an idle connection, and waits for a request's headers. Longer than the idle timeout
+   * of a proxy in front (60 s for nginx upstreams and most load balancers), so the proxy closes first and never sends
+   * on a connection the server is closing.
+   */
+  http: { keepAliveTimeoutMs: number; headersTimeoutMs: number };
   databaseUrl: string;
   redisUrl: string;
   /** Namespace of every Redis key (Bull queues, rate-limit buckets, usage counters). */
@@ -284,6 +290,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
         `${deliveryConcurrency}; set it lower, so one destination cannot take every attempt`,
     );
   }
+  const keepAliveTimeoutMs = integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 75_000, 1000, 3_600_000);
+  const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', keepAliveTimeoutMs + 1000, 1000, 3_600_000);
+  if (headersTimeoutMs <= keepAliveTimeoutMs) {
+    // Node checks the headers timeout on idle connections too: a shorter one cuts keep-alive short.
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_MS=${headersTimeoutMs} must be longer than HTTP_KEEP_ALIVE_TIMEOUT_MS=${keepAliveTimeoutMs}`,
+    );
+  }
   const logLevel = text(env, 'LOG_LEVEL', 'info') as AppConfig['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(
@@ -293,6 +307,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return {
     role,
     port: integer(env, 'PORT', 3000, 0, 65535),
+    http: { keepAliveTimeoutMs, headersTimeoutMs },
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/vigil', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: text(env, 'REDIS_PREFIX', 'vigil'),

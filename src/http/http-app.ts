@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -53,6 +54,9 @@ export async function createHttpApp(config: AppConfig): Promise<NestExpressAppli
   });
   app.useLogger(app.get(Logger));
   configureHttpApp(app, config);
+  const server: Server = app.getHttpServer();
+  server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+  server.headersTimeout = config.http.headersTimeoutMs;
   await app.init();
   return app;
 }

@@ -72,6 +72,17 @@ describe('configuration', () => {
     });
   });
 
+  it('keeps idle HTTP connections longer than a proxy in front does, the headers timeout longer still', () => {
+    expect(loadConfig({}).http).toEqual({ keepAliveTimeoutMs: 75_000, headersTimeoutMs: 76_000 });
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '130000' }).http).toEqual({
+      keepAliveTimeoutMs: 130_000,
+      headersTimeoutMs: 131_000,
+    });
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000', HTTP_HEADERS_TIMEOUT_MS: '60000' })).toThrow(
+      'HTTP_HEADERS_TIMEOUT_MS=60000 must be longer than HTTP_KEEP_ALIVE_TIMEOUT_MS=75000',
+    );
+  });
+
   it('leaves /metrics open and worker metrics unserved unless METRICS_TOKEN and METRICS_PORT are set', () => {
     expect(loadConfig({})).toMatchObject({ metricsToken: null, metricsPort: null });
     expect(loadConfig({ METRICS_TOKEN: ' s3cret ', METRICS_PORT: '9464' })).toMatchObject({
