@@ -1807,13 +1807,7 @@ export interface components {
          */
         A11yScanStatus: "queued" | "running" | "completed" | "failed";
         StartA11yScanRequest: {
-            /**
-             * @description The viewports to scan at; both by default.
-             * @default [
-             *       "desktop",
-             *       "mobile"
-             *     ]
-             */
+            /** @description The viewports to scan at. Defaults to `["desktop", "mobile"]` (both). */
             viewports?: components["schemas"]["Viewport"][];
         };
         /** @description Why the scan could not be completed; it describes the page only. */
@@ -2031,15 +2025,9 @@ export interface components {
              * @description A public http(s) URL without credentials; the crawl stays on its origin.
              */
             url: string;
-            /**
-             * @description Stop after listing this many pages.
-             * @default 200
-             */
+            /** @description Stop after listing this many pages. Defaults to `200`. */
             max_pages?: number;
-            /**
-             * @description Follow links at most this many steps from the start URL.
-             * @default 5
-             */
+            /** @description Follow links at most this many steps from the start URL. Defaults to `5`. */
             max_depth?: number;
             /** @description Path globs (`/blog/**`, `/docs/*.html`); when given, only URLs whose path matches one are fetched. */
             include?: string[];
@@ -2050,7 +2038,7 @@ export interface components {
         };
         /** @description Settings for every monitor created; the monitor defaults otherwise. */
         CrawlMonitorSettings: {
-            /** @default 300 */
+            /** @description Defaults to `300`. */
             interval_seconds?: number;
             regions?: string[];
             mode?: components["schemas"]["MonitorMode"];
@@ -2147,9 +2135,9 @@ export interface components {
             min_regions: number;
         };
         RuleConfirmInput: {
-            /** @default 1 */
+            /** @description Defaults to `1`. */
             consecutive_failures?: number;
-            /** @default 1 */
+            /** @description Defaults to `1`. */
             min_regions?: number;
         };
         AlertRule: {
@@ -2178,13 +2166,10 @@ export interface components {
             confirm?: components["schemas"]["RuleConfirmInput"];
             /** @description Required for `response_time`. */
             threshold_ms?: number;
-            /**
-             * @description Tell the same destinations when it recovers.
-             * @default true
-             */
+            /** @description Tell the same destinations when it recovers. Defaults to `true`. */
             notify_recovery?: boolean;
             reminder_minutes?: number;
-            /** @default true */
+            /** @description Defaults to `true`. */
             enabled?: boolean;
         };
         UpdateAlertRuleRequest: {
@@ -2276,20 +2261,11 @@ export interface components {
             /** @description Unique per comparison. Retry with the same key; use a new key when pages or URLs change. */
             request_key: string;
             pages: components["schemas"]["PagePairRequest"][];
-            /**
-             * @description Both by default.
-             * @default [
-             *       "desktop",
-             *       "mobile"
-             *     ]
-             */
+            /** @description Defaults to `["desktop", "mobile"]` (both). */
             viewports?: components["schemas"]["Viewport"][];
             /** @description Elements painted over in both screenshots before comparing (dates, ads, personalisation). */
             mask_selectors?: string[];
-            /**
-             * @description Share of differing pixels (0 to 1) up to which screenshots count as the same.
-             * @default 0
-             */
+            /** @description Share of differing pixels (0 to 1) up to which screenshots count as the same. Defaults to `0`. */
             mismatch_threshold?: number;
         };
         PagePair: {
@@ -2610,15 +2586,9 @@ export interface components {
              */
             url: string;
             mode?: components["schemas"]["MonitorMode"];
-            /**
-             * @description Seconds between scheduled checks.
-             * @default 300
-             */
+            /** @description Seconds between scheduled checks. Defaults to `300`. */
             interval_seconds?: number;
-            /**
-             * @description A check that takes longer fails with `timeout`.
-             * @default 30
-             */
+            /** @description A check that takes longer fails with `timeout`. Defaults to `30`. */
             timeout_seconds?: number;
             expected_status?: components["schemas"]["ExpectedStatusInput"];
             /** @description Text that must appear on the page (within `selector`, when set) for the check to pass. */
@@ -2629,10 +2599,7 @@ export interface components {
             regions?: string[];
             /** @description Values captured on every check; a moved value is recorded as a change of kind `value`. */
             tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
-            /**
-             * @description Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`.
-             * @default 0.01
-             */
+            /** @description Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`. Defaults to `0.01`. */
             visual_threshold?: number;
         };
         UpdateMonitorRequest: {
@@ -2975,9 +2942,9 @@ export interface components {
             slug: components["schemas"]["Slug"];
             title: string;
             description?: string | null;
-            /** @default false */
+            /** @description Defaults to `false`. */
             published?: boolean;
-            /** @default [] */
+            /** @description Defaults to `[]` (no components). */
             components?: components["schemas"]["StatusPageComponentInput"][];
         };
         UpdateStatusPageRequest: {
@@ -3020,7 +2987,7 @@ export interface components {
         CreateIncidentRequest: {
             title: string;
             impact: components["schemas"]["IncidentImpact"];
-            /** @default investigating */
+            /** @description Defaults to `investigating`. */
             status?: components["schemas"]["IncidentStatus"];
             message: string;
         };
@@ -3163,10 +3130,7 @@ export interface components {
         CreateReportRequest: {
             name: string;
             type: components["schemas"]["ReportType"];
-            /**
-             * @description Empty (the default) for all of the workspace's monitors; must be empty for `release_checks`.
-             * @default []
-             */
+            /** @description Empty for all of the workspace's monitors; must be empty for `release_checks`. Defaults to `[]`. */
             monitor_ids?: string[];
             period: components["schemas"]["ReportPeriod"];
             format: components["schemas"]["ReportFormat"];
@@ -3549,13 +3513,13 @@ export interface components {
         RuleId: string;
         /** @description The person's identifier. */
         UserId: string;
-        /** @description 1-based page number. */
+        /** @description 1-based page number. Defaults to `1`. */
         Page: number;
-        /** @description Items per page. */
+        /** @description Items per page. Defaults to `20`. */
         PerPage: number;
-        /** @description Monitors per page. */
+        /** @description Monitors per page. Defaults to `20`. */
         MonitorsPerPage: number;
-        /** @description Pages of the crawl per page of the answer. */
+        /** @description Pages of the crawl per page of the answer. Defaults to `20`. */
         CrawlPagesPerPage: number;
         /** @description `json` (the default) or `csv`, streamed as an attachment. */
         ExportFormatQuery: components["schemas"]["ExportFormat"];
@@ -3563,7 +3527,7 @@ export interface components {
         ExportSince: string;
         /** @description Only scans in this status. */
         A11yScanStatusFilter: components["schemas"]["A11yScanStatus"];
-        /** @description At most this many rows, newest first. */
+        /** @description At most this many rows, newest first. Defaults to `10000`. */
         ExportLimit: number;
         /** @description The incident's identifier. */
         IncidentId: string;
@@ -3724,9 +3688,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -4010,9 +3974,9 @@ export interface operations {
     listWorkspaces: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
@@ -4231,9 +4195,9 @@ export interface operations {
     listWorkspaceMembers: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
@@ -4439,9 +4403,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
@@ -4552,9 +4516,9 @@ export interface operations {
     listAllApiKeys: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: never;
@@ -4683,9 +4647,9 @@ export interface operations {
     listReleaseChecks: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description Only checks whose gate has this value. */
                 gate?: components["schemas"]["Gate"];
@@ -6136,9 +6100,9 @@ export interface operations {
     listMonitors: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Monitors per page. */
+                /** @description Monitors per page. Defaults to `20`. */
                 per_page?: components["parameters"]["MonitorsPerPage"];
                 /** @description Only monitors with this status. */
                 status?: components["schemas"]["MonitorStatus"];
@@ -6988,9 +6952,9 @@ export interface operations {
             query?: {
                 /** @description Only scans in this status. */
                 status?: components["parameters"]["A11yScanStatusFilter"];
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -7076,9 +7040,9 @@ export interface operations {
                 monitor_id?: string;
                 /** @description Only scans in this status. */
                 status?: components["parameters"]["A11yScanStatusFilter"];
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -7457,9 +7421,9 @@ export interface operations {
     listCrawls: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description Only crawls in this status. */
                 status?: components["schemas"]["CrawlStatus"];
@@ -7683,9 +7647,9 @@ export interface operations {
     getCrawl: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Pages of the crawl per page of the answer. */
+                /** @description Pages of the crawl per page of the answer. Defaults to `20`. */
                 per_page?: components["parameters"]["CrawlPagesPerPage"];
             };
             header?: {
@@ -7964,9 +7928,9 @@ export interface operations {
     listAlertDestinations: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -8395,9 +8359,9 @@ export interface operations {
     listAlertRules: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -8674,9 +8638,9 @@ export interface operations {
                 destination_id?: string;
                 status?: components["schemas"]["DeliveryStatus"];
                 event_type?: components["schemas"]["EventType"];
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -8902,9 +8866,9 @@ export interface operations {
     getMonitorTimeline: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -8985,9 +8949,9 @@ export interface operations {
     listTrackedValues: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description Only readings of the tracked value with this name. */
                 name?: string;
@@ -9054,9 +9018,9 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
                 /** @description Only changes of this monitor. */
                 monitor_id?: string;
@@ -9349,7 +9313,7 @@ export interface operations {
                 format?: components["parameters"]["ExportFormatQuery"];
                 /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
                 since?: components["parameters"]["ExportSince"];
-                /** @description At most this many rows, newest first. */
+                /** @description At most this many rows, newest first. Defaults to `10000`. */
                 limit?: components["parameters"]["ExportLimit"];
                 /** @description Only rows of this monitor. */
                 monitor_id?: string;
@@ -9422,7 +9386,7 @@ export interface operations {
                 format?: components["parameters"]["ExportFormatQuery"];
                 /** @description Only rows from this time on (RFC 3339); the last 30 days by default. */
                 since?: components["parameters"]["ExportSince"];
-                /** @description At most this many rows, newest first. */
+                /** @description At most this many rows, newest first. Defaults to `10000`. */
                 limit?: components["parameters"]["ExportLimit"];
                 /** @description Only rows of this monitor. */
                 monitor_id?: string;
@@ -9485,9 +9449,9 @@ export interface operations {
     listStatusPages: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -9815,9 +9779,9 @@ export interface operations {
     listIncidents: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
@@ -10127,9 +10091,9 @@ export interface operations {
     listReports: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number. Defaults to `1`. */
                 page?: components["parameters"]["Page"];
-                /** @description Items per page. */
+                /** @description Items per page. Defaults to `20`. */
                 per_page?: components["parameters"]["PerPage"];
             };
             header?: {
