@@ -19,8 +19,22 @@ export async function sample(): Promise<string[]> {
   const page = await client.GET('/users/me/api-keys', { params: { query: { page: 2, per_page: 50 } } });
   const prefixes = (page.data?.data ?? []).map((key) => key.prefix);
 
+  // The documented minimal requests: every field with a default stays optional under the generator's defaults.
+  const check = await client.POST('/release-checks', {
+    body: {
+      name: 'Release 42',
+      production_url: 'https://www.example.com',
+      preview_url: 'https://preview.example.com',
+      request_key: 'build-42',
+      pages: [{ production_path: '/pricing', preview_path: '/pricing' }],
+    },
+  });
+  await client.POST('/monitors', { body: { name: 'Pricing', url: 'https://www.example.com/pricing' } });
+  await client.POST('/crawl', { body: { url: 'https://www.example.com/' } });
+  const gate: 'pending' | 'passed' | 'failed' | undefined = check.data?.gate;
+
   // @ts-expect-error an unknown scope is a type error, not a runtime 400
   await client.POST('/users/me/api-keys', { body: { name: 'x', scopes: ['monitors:delete'] } });
 
-  return [String(requestsToday), secret ?? '', ...prefixes];
+  return [String(requestsToday), secret ?? '', gate ?? '', ...prefixes];
 }

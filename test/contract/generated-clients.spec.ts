@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -83,6 +83,44 @@ console.log(JSON.stringify({
 }));
 `;
 
+/**
+ * The same program against the client orval generates with its defaults (axios functions, one per operation): the
+ * documented minimal requests, with no field that has a default, compile with tsc --strict.
+ */
+const ORVAL_PROGRAM = `
+import axios from 'axios';
+import { createApiKey, createMonitor, createReleaseCheck, getReleaseCheck, login } from './orval/api.js';
+
+const [origin, email, password, site] = process.argv.slice(2);
+axios.defaults.baseURL = origin + '/api/v1';
+
+const signedIn = await login({ email, password });
+const session = { headers: { Authorization: 'Bearer ' + signedIn.data.access_token } };
+const key = await createApiKey({ name: 'orval ci', scopes: ['monitors:read', 'monitors:write'] }, session);
+const integration = { headers: { 'X-API-Key': key.data.secret } };
+
+const monitor = await createMonitor({ name: 'Pricing (orval)', url: site + '/prod/pricing' }, integration);
+const check = await createReleaseCheck(
+  {
+    name: 'Release (orval)',
+    production_url: site + '/prod',
+    preview_url: site + '/preview',
+    request_key: 'orval-release',
+    pages: [{ production_path: '/pricing', preview_path: '/pricing' }],
+  },
+  integration,
+);
+const read = await getReleaseCheck(check.data.id, undefined, integration);
+const gate: 'pending' | 'passed' | 'failed' = read.data.gate;
+
+console.log(JSON.stringify({
+  monitor_id: monitor.data.id,
+  release_check_id: read.data.id,
+  release_check_status: check.status,
+  gate,
+}));
+`;
+
 /** The same program against an openapi-fetch client over the openapi-typescript types (libs/api-client). */
 async function openapiFetchProgram(
   origin: string,
@@ -133,10 +171,18 @@ describe('clients generated from openapi.yaml by other generators', () => {
 
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'vigil-hey-api-'));
+    // Each generator with its defaults, as an integrator runs it.
     await run(bin('openapi-ts'), ['-i', join(ROOT, 'openapi.yaml'), '-o', join(workDir, 'client')], {
       cwd: workDir,
       env: quiet,
     });
+    await run(bin('orval'), ['--input', join(ROOT, 'openapi.yaml'), '--output', join(workDir, 'orval', 'api.ts')], {
+      cwd: workDir,
+      env: quiet,
+    });
+    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ type: 'module' }));
+    // What the programs import (axios) comes from the project's node_modules, as from an integrator's.
+    symlinkSync(join(ROOT, 'node_modules'), join(workDir, 'node_modules'), 'dir');
   }, 120_000);
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -176,24 +222,32 @@ describe('clients generated from openapi.yaml by other generators', () => {
       expect(check.status).toBe(200);
     }
 
-    it('the @hey-api/openapi-ts client (compiled with tsc --strict against its generated types)', async () => {
-      writeFileSync(join(workDir, 'package.json'), JSON.stringify({ type: 'module' }));
-      writeFileSync(join(workDir, 'program.ts'), HEY_API_PROGRAM);
+    /** Compiles a program with tsc --strict against a generated client, runs it, and answers what it printed. */
+    async function compileAndRun(name: string, source: string): Promise<ProgramResult> {
+      writeFileSync(join(workDir, `${name}.ts`), source);
       await runShowingOutput(
         bin('tsc'),
         [
           ...['--strict', '--skipLibCheck', '--target', 'es2023', '--module', 'nodenext'],
           ...['--lib', 'es2023,dom', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types')],
-          ...['--outDir', join(workDir, 'dist'), join(workDir, 'program.ts')],
+          ...['--outDir', join(workDir, 'dist'), join(workDir, `${name}.ts`)],
         ],
         { cwd: workDir, env: quiet },
       );
       const { stdout } = await runShowingOutput(
         process.execPath,
-        [join(workDir, 'dist', 'program.js'), service.baseUrl, person.email, person.password, site.origin],
+        [join(workDir, 'dist', `${name}.js`), service.baseUrl, person.email, person.password, site.origin],
         { cwd: workDir, env: quiet },
       );
-      await expectCreated(JSON.parse(stdout) as ProgramResult, 'Pricing (hey-api)');
+      return JSON.parse(stdout) as ProgramResult;
+    }
+
+    it('the @hey-api/openapi-ts client (compiled with tsc --strict against its generated types)', async () => {
+      await expectCreated(await compileAndRun('hey-api', HEY_API_PROGRAM), 'Pricing (hey-api)');
+    }, 120_000);
+
+    it('the orval client (its default axios functions, compiled with tsc --strict)', async () => {
+      await expectCreated(await compileAndRun('orval', ORVAL_PROGRAM), 'Pricing (orval)');
     }, 120_000);
 
     it('the openapi-fetch client over the openapi-typescript types', async () => {

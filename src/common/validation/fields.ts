@@ -36,16 +36,20 @@ interface FieldOptions {
   /** `null` is a value of its own (e.g. "remove the keyword"); without this, a `null` is refused like any bad value. */
   nullable?: boolean;
   description?: string;
-  /** What the service uses when the field is left out (documented as the schema's `default`). */
+  /**
+   * What the service uses when the field is left out. Stated in the description, never as the schema's `default`:
+   * openapi-typescript's defaults make a field with a `default` required in the request type (openapi.yaml says so).
+   */
   default?: unknown;
 }
 
 function documented(options: FieldOptions, schema: ApiPropertyOptions): PropertyDecorator {
+  const stated = options.default === undefined ? null : `Defaults to \`${JSON.stringify(options.default)}\`.`;
+  const description = [options.description, stated].filter(Boolean).join(' ');
   const full = {
     ...schema,
     ...(options.nullable ? { nullable: true } : {}),
-    ...(options.default !== undefined ? { default: options.default } : {}),
-    ...(options.description ? { description: options.description } : {}),
+    ...(description ? { description } : {}),
   };
   return options.optional ? ApiPropertyOptional(full) : ApiProperty(full);
 }
@@ -170,7 +174,6 @@ export function IntField(options: FieldOptions & { min: number; max: number; def
       type: 'integer',
       minimum: options.min,
       maximum: options.max,
-      ...(options.default !== undefined ? { default: options.default } : {}),
     }),
     ...optionality(options),
     Transform(({ value }: { value: unknown }) =>

@@ -84,7 +84,7 @@ export class CreateReportDto {
     isArray: true,
     uniqueItems: true,
     maxItems: 500,
-    default: [],
+    description: 'Defaults to `[]`.',
   })
   @ValidateIf((_, value) => value !== undefined)
   @IsArray({ message: 'must be an array' })

@@ -94,12 +94,10 @@ export class CreateStatusPageDto {
   @DescriptionField({ optional: true })
   description?: string | null;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false })
-  @BooleanField({ optional: true })
+  @BooleanField({ optional: true, default: false })
   published?: boolean;
 
-  @ApiPropertyOptional({ type: () => [StatusPageComponentInputDto], maxItems: 50, default: [] })
-  @NestedArrayField(() => StatusPageComponentInputDto, { optional: true, minItems: 0, maxItems: 50 })
+  @NestedArrayField(() => StatusPageComponentInputDto, { optional: true, minItems: 0, maxItems: 50, default: [] })
   components?: StatusPageComponentInputDto[];
 }
 
@@ -169,8 +167,7 @@ export class CreateIncidentDto {
   @EnumField(INCIDENT_IMPACTS, 'IncidentImpact')
   impact: IncidentImpact;
 
-  /** Default `investigating` (the contract says so; a `$ref` carries no default for the drift check). */
-  @EnumField(INCIDENT_STATUSES, 'IncidentStatus', { optional: true })
+  @EnumField(INCIDENT_STATUSES, 'IncidentStatus', { optional: true, default: 'investigating' })
   status?: IncidentStatus;
 
   @TextField({ maxLength: 5000 })
