@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine lacks (Chromium, canvas's build libraries, the npm packages including the
+# Installs what a fresh Debian machine lacks (Chromium and its headless shell, canvas's build libraries, the npm packages including the
 # pinned Node 24) and checks that the native pieces load. Quick and silent when nothing is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 say() { echo "setup: $*" >&2; }
 
 missing=()
-[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+# Captures run on Playwright's headless build (chromium-headless-shell); the web tests drive the full browser.
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 for package in libcairo2-dev libpango1.0-dev libgif-dev libjpeg-dev librsvg2-dev fonts-liberation poppler-utils; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done

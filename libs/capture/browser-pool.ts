@@ -1,7 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
 
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-
 /**
  * The features playwright-core's own launch switches disable. Chromium honours only the last `--disable-features`
  * switch, and ours comes after Playwright's, so ours must repeat them; a capture test fails when Playwright's list

@@ -4,10 +4,10 @@ import {
   BrowserPool,
   captureBrowserArgs,
   CaptureInfrastructureError,
-  DEFAULT_CHROMIUM_PATH,
   errorMessage,
   type PooledBrowser,
 } from './browser-pool';
+import { DEFAULT_CHROMIUM_PATH } from './chromium-path';
 import { CaptureBudget } from './capture-budget';
 import { DEFAULT_CLOCK_TIME, makeDeterministic } from './determinism';
 import { capturePage, missingEvidence, refusalEvidence, withTimeout } from './capture-page';

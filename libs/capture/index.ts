@@ -1,6 +1,7 @@
 export { CaptureEngine, USER_AGENT_SUFFIX } from './capture-engine';
 export type { ResponseDigest } from './response-ledger';
-export { captureBrowserArgs, CaptureInfrastructureError, DEFAULT_CHROMIUM_PATH } from './browser-pool';
+export { captureBrowserArgs, CaptureInfrastructureError } from './browser-pool';
+export { DEFAULT_CHROMIUM_PATH, defaultChromiumPath, FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from './chromium-path';
 export {
   AXE_TAGS,
   CAPTURE_OUTCOMES,

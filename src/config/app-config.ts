@@ -1,3 +1,4 @@
+import { DEFAULT_CHROMIUM_PATH } from '../../libs/capture/chromium-path';
 import { DEFAULT_PLANS, OPTIONAL_PLAN_LIMITS, type PlanLimits, REQUIRED_PLAN_LIMITS } from '../users/plans';
 export const ROLES = ['api', 'worker', 'scheduler', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -318,7 +319,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminPassword,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
-    chromiumPath: text(env, 'CHROMIUM_PATH', '/usr/bin/chromium'),
+    chromiumPath: text(env, 'CHROMIUM_PATH', DEFAULT_CHROMIUM_PATH),
     captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),
     reportWaitMs: integer(env, 'REPORT_WAIT_MS', 30_000, 0, 30_000),

@@ -1,7 +1,9 @@
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { waitForCollection } from '../support/release-checks';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { FILE_REDIS_PREFIX, startTestApp, type TestApp } from '../support/test-app';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../../libs/capture';
+import { compareScreenshots } from '../../libs/compare';
 import { page, TestSite } from '../support/test-site';
 import { CaptureEngineProvider } from '../../src/capture/capture-engine.provider';
 import { CollectionShortcuts } from '../../src/release-checks/collection/collection-shortcuts';
@@ -56,8 +58,8 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     await site.stop();
   });
 
-  async function collect(label: string): Promise<any> {
-    const created = await ci.client.post('/release-checks', {
+  async function collect(label: string, client = ci.client): Promise<any> {
+    const created = await client.post('/release-checks', {
       name: `shortcuts ${label}`,
       production_url: `${site.origin}/prod`,
       preview_url: `${site.origin}/preview`,
@@ -69,7 +71,7 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
       viewports: ['desktop', 'mobile'],
     });
     expect(created.status).toBe(201);
-    return waitForCollection(ci.client, created.body.id);
+    return waitForCollection(client, created.body.id);
   }
 
   /** A file of the check's artifact, as bytes (the test client reads bodies as text). */
@@ -137,6 +139,45 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
       expect(team.comparison.screenshot).toMatchObject({ changed: true, diff_url: expect.any(String) });
     } finally {
       Object.assign(shortcuts, { shareScans: true, onlyChangedRows: true });
+    }
+  });
+
+  it('gives evidence of the same kind on the headless shell and on the full Chromium', async () => {
+    // The service above captures on the headless shell (the default); a second one, with its own queues, on the full
+    // browser. Each collects both sides of every pair on its one browser.
+    expect(service.config.chromiumPath).toBe(HEADLESS_SHELL_PATH);
+    const full = await startTestApp({ CHROMIUM_PATH: FULL_CHROMIUM_PATH, REDIS_PREFIX: `${FILE_REDIS_PREFIX}:full` });
+    try {
+      const onShell = await collect('shell');
+      const onFull = await collect('full', new ApiClient(full.baseUrl).withApiKey(ci.secret));
+      expect(onFull.summary).toEqual(onShell.summary);
+      let largest = { ratio: 0, at: 'none' };
+      for (let index = 0; index < onShell.artifacts.length; index++) {
+        const [shell, chromium] = [onShell.artifacts[index], onFull.artifacts[index]];
+        expect(`${chromium.production_path} ${chromium.viewport}`).toBe(`${shell.production_path} ${shell.viewport}`);
+        for (const side of ['production', 'preview'] as const) {
+          const kind = (record: any) => ({
+            robots: record.robots,
+            canonical: record.canonical,
+            required_selector_found: record.required_selector_found,
+            findings: record.findings,
+          });
+          expect(kind(chromium[side])).toEqual(kind(shell[side]));
+          const [shellText, fullText] = await Promise.all([file(shell[side].text_url), file(chromium[side].text_url)]);
+          expect(fullText?.toString('utf8')).toBe(shellText?.toString('utf8'));
+          const [shellPng, fullPng] = await Promise.all([
+            file(shell[side].screenshot_url),
+            file(chromium[side].screenshot_url),
+          ]);
+          const { mismatch_ratio: ratio } = await compareScreenshots(shellPng!, fullPng!);
+          if (ratio >= largest.ratio) largest = { ratio, at: `${side} ${shell.production_path} ${shell.viewport}` };
+        }
+        expect(chromium.comparison.has_differences).toBe(shell.comparison.has_differences);
+      }
+      console.log(`largest pixel mismatch between the two builds: ${largest.ratio} (${largest.at})`);
+      expect(largest.ratio).toBeLessThan(0.001);
+    } finally {
+      await full.close();
     }
   });
 });

@@ -9,7 +9,7 @@ describe('configuration', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       migrateOnStart: true,
       rateLimitPerMinute: 120,
-      chromiumPath: '/usr/bin/chromium',
+      chromiumPath: '/usr/lib/chromium/chromium-headless-shell',
       allowPrivateTargets: false,
       regions: ['local'],
       workerRegions: ['local'],
