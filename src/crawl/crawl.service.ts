@@ -25,6 +25,7 @@ import {
   type ListCrawlsQuery,
   type StartCrawlDto,
 } from './dto/crawl.dto';
+import { inWorkspace } from '../common/tenancy/workspace-scope';
 import { Crawl } from './entities/crawl.entity';
 import { CrawlUrl, SKIP_REASONS, type SkipReason } from './entities/crawl-url.entity';
 
@@ -182,8 +183,9 @@ export class CrawlService {
     const counts = await this.em.execute<
       { crawl_id: string; state: string; skip_reason: SkipReason | null; count: number }[]
     >(
-      `select crawl_id, state, skip_reason, count(*)::int as count from crawl_urls
-        where crawl_id = any(?::uuid[]) and state in ('page', 'skipped') group by crawl_id, state, skip_reason`,
+      `select u.crawl_id, u.state, u.skip_reason, count(*)::int as count from crawl_urls u
+         join crawls c on c.id = u.crawl_id and ${inWorkspace(this.em, 'c.workspace_id')}
+        where u.crawl_id = any(?::uuid[]) and u.state in ('page', 'skipped') group by 1, 2, 3`,
       [ids],
     );
     return crawls.map((crawl) => {

@@ -212,7 +212,7 @@ export class MonitorsService {
     if (query.region !== undefined && !monitor.regions.includes(query.region)) {
       throw ValidationFailed.field('region', `must be one of the monitor's regions: ${monitor.regions.join(', ')}`);
     }
-    return this.uptimeReader.read(monitor.id, query.region ?? null, query.history ?? '24h');
+    return this.uptimeReader.read(this.em, monitor.id, query.region ?? null, query.history ?? '24h');
   }
 
   async enableBadge(id: string): Promise<BadgeDto> {

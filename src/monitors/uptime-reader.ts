@@ -1,5 +1,6 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { inWorkspace } from '../common/tenancy/workspace-scope';
 import type { UptimeDto, UptimeWindow } from './dto/monitor.dto';
 
 const HOUR_MS = 3_600_000;
@@ -67,29 +68,32 @@ const sums = (row: SumRow): UptimeSums => ({
  * the current hour and the 23 before it. Raw SQL is outside the workspace filter: callers pass monitor ids they
  * already read through it.
  */
+/**
+ * Each read takes the unit of work it runs in, and the rollups are joined to their monitors under that unit's scope
+ * (`inWorkspace`): a request's workspace, a job's once scoped to its workspace, and never an unscoped one.
+ */
 @Injectable()
 export class UptimeReader {
-  constructor(private readonly em: EntityManager) {}
-
   /**
    * `GET /monitors/{id}/uptime`: the three windows and the response-time history of one monitor, in one statement
    * (the hottest read of the three callers). Its windows are the ranges `totals` takes, filtered the same way.
    */
-  async read(monitorId: string, region: string | null, history: UptimeWindow): Promise<UptimeDto> {
+  async read(em: EntityManager, monitorId: string, region: string | null, history: UptimeWindow): Promise<UptimeDto> {
     const now = new Date();
     const [day, week, month] = (['24h', '7d', '30d'] as const).map((window) => uptimeWindowRange(window, now));
     const regionFilter = region === null ? '' : 'and region = ?';
     const inWindow = (range: HourRange) =>
       `hour >= '${range.from.toISOString()}' and hour < '${range.to.toISOString()}'`;
     const since = uptimeWindowRange(history, now);
-    const [row] = await this.em.execute<
+    const [row] = await em.execute<
       (Record<`${'checks' | 'passed'}_${'day' | 'week' | 'month'}`, string> & {
         points: [string, string, string][] | null;
       })[]
     >(
       `with hours as (
-         select hour, checks, passed, response_ms_sum from monitor_check_rollups
-         where monitor_id = ? ${regionFilter} and ${inWindow(month)}
+         select hour, checks, passed, response_ms_sum from monitor_check_rollups r
+           join monitors m on m.id = r.monitor_id and ${inWorkspace(em, 'm.workspace_id')}
+         where r.monitor_id = ? ${regionFilter} and ${inWindow(month)}
        )
        select
          coalesce(sum(checks) filter (where ${inWindow(day)}), 0) as checks_day,
@@ -129,13 +133,19 @@ export class UptimeReader {
   }
 
   /** Sums per monitor over the hours (all regions, or one); monitors without checks are absent. */
-  async totals(monitorIds: string[], range: HourRange, region: string | null = null): Promise<Map<string, UptimeSums>> {
+  async totals(
+    em: EntityManager,
+    monitorIds: string[],
+    range: HourRange,
+    region: string | null = null,
+  ): Promise<Map<string, UptimeSums>> {
     if (monitorIds.length === 0) return new Map();
-    const rows = await this.em.execute<(SumRow & { monitor_id: string })[]>(
-      `select monitor_id, sum(checks) as checks, sum(passed) as passed, sum(response_ms_sum) as response_ms_sum
-       from monitor_check_rollups
-       where monitor_id in (?) and hour >= ? and hour < ? ${region === null ? '' : 'and region = ?'}
-       group by monitor_id`,
+    const rows = await em.execute<(SumRow & { monitor_id: string })[]>(
+      `select r.monitor_id, sum(r.checks) as checks, sum(r.passed) as passed, sum(r.response_ms_sum) as response_ms_sum
+       from monitor_check_rollups r
+         join monitors m on m.id = r.monitor_id and ${inWorkspace(em, 'm.workspace_id')}
+       where r.monitor_id in (?) and r.hour >= ? and r.hour < ? ${region === null ? '' : 'and r.region = ?'}
+       group by r.monitor_id`,
       [monitorIds, range.from, range.to, ...(region === null ? [] : [region])],
       'all',
     );
@@ -143,13 +153,14 @@ export class UptimeReader {
   }
 
   /** Sums per monitor and UTC day over the hours (all regions); days without checks are absent. */
-  async daily(monitorIds: string[], range: HourRange): Promise<MonitorDaySums[]> {
+  async daily(em: EntityManager, monitorIds: string[], range: HourRange): Promise<MonitorDaySums[]> {
     if (monitorIds.length === 0) return [];
-    const rows = await this.em.execute<(SumRow & { monitor_id: string; date: string })[]>(
-      `select monitor_id, to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as date,
-              sum(checks) as checks, sum(passed) as passed, sum(response_ms_sum) as response_ms_sum
-       from monitor_check_rollups
-       where monitor_id in (?) and hour >= ? and hour < ?
+    const rows = await em.execute<(SumRow & { monitor_id: string; date: string })[]>(
+      `select r.monitor_id, to_char(r.hour at time zone 'UTC', 'YYYY-MM-DD') as date,
+              sum(r.checks) as checks, sum(r.passed) as passed, sum(r.response_ms_sum) as response_ms_sum
+       from monitor_check_rollups r
+         join monitors m on m.id = r.monitor_id and ${inWorkspace(em, 'm.workspace_id')}
+       where r.monitor_id in (?) and r.hour >= ? and r.hour < ?
        group by 1, 2 order by 2, 1`,
       [monitorIds, range.from, range.to],
       'all',
@@ -158,11 +169,11 @@ export class UptimeReader {
   }
 
   /** Checks of every monitor of a workspace since a time, for usage against the plan. */
-  async workspaceChecks(workspaceId: string, since: Date): Promise<number> {
-    const [row] = await this.em.execute<{ total: string }[]>(
+  async workspaceChecks(em: EntityManager, since: Date): Promise<number> {
+    const [row] = await em.execute<{ total: string }[]>(
       `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
-       join monitors m on m.id = r.monitor_id where m.workspace_id = ? and r.hour >= ?`,
-      [workspaceId, since],
+       join monitors m on m.id = r.monitor_id and ${inWorkspace(em, 'm.workspace_id')} where r.hour >= ?`,
+      [since],
       'all',
     );
     return Number(row?.total ?? 0);

@@ -52,7 +52,10 @@ export class ReportContent {
   private async uptimeContent(report: Report, period: HourRange): Promise<Content> {
     const monitors = await this.monitors(report);
     const ids = monitors.map((monitor) => monitor.id);
-    const [totals, daily] = await Promise.all([this.uptime.totals(ids, period), this.uptime.daily(ids, period)]);
+    const [totals, daily] = await Promise.all([
+      this.uptime.totals(this.em, ids, period),
+      this.uptime.daily(this.em, ids, period),
+    ]);
     return {
       method: `${UPTIME_METHOD} Hours are whole UTC hours from the period's start up to its end.`,
       columns: columns(

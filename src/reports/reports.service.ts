@@ -15,6 +15,7 @@ import { ReportRun } from './entities/report-run.entity';
 import { REPORT_MEDIA_TYPES } from './report-files';
 import { ReportRunner } from './report-runner';
 import { PlanGate } from '../users/plan-gate';
+import { inWorkspace } from '../common/tenancy/workspace-scope';
 
 const HOUR_MS = 3_600_000;
 const RUNS_SHOWN = 20;
@@ -154,8 +155,9 @@ export class ReportsService {
     const latest = reports.length
       ? await this.em.execute<{ id: string }[]>(
           `select id from (
-             select id, row_number() over (partition by report_id order by created_at desc, id desc) as position
-             from report_runs where report_id in (?)
+             select r.id, row_number() over (partition by r.report_id order by r.created_at desc, r.id desc) as position
+             from report_runs r join reports p on p.id = r.report_id and ${inWorkspace(this.em, 'p.workspace_id')}
+             where r.report_id in (?)
            ) as ranked where position <= ${RUNS_SHOWN}`,
           [reports.map((report) => report.id)],
           'all',

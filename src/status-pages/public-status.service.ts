@@ -1,9 +1,10 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Optional } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { renderStatusHtml } from './status-site';
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, scopeToWorkspace } from '../common/tenancy/workspace-scope';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { UPTIME_METHOD, type UptimeSums, UptimeReader, uptimePercent } from '../monitors/uptime-reader';
 import type {
@@ -116,19 +117,16 @@ export class PublicStatusService {
 
   /** The page from the database; null for an unknown or unpublished slug. */
   async compute(slug: string, now = new Date()): Promise<PublicStatusPageDto | null> {
-    const em = acrossWorkspaces(this.orm.em);
-    const page = await em.findOne(StatusPage, { slug, published: true });
+    // The page is found by its slug across workspaces; what it shows is read in its own workspace only.
+    const page = await acrossWorkspaces(this.orm.em).findOne(StatusPage, { slug, published: true });
     if (!page) return null;
+    const em = this.orm.em.fork();
+    scopeToWorkspace(em, page.workspace.id);
     const monitorIds = [...new Set(page.components.flatMap((component) => component.monitor_ids))];
-    // The page's own workspace only, whatever ids the components hold.
-    const monitors = await em.find(
-      Monitor,
-      { id: { $in: monitorIds }, workspace: page.workspace },
-      { fields: ['id', 'status'] },
-    );
+    const monitors = await em.find(Monitor, { id: { $in: monitorIds } }, { fields: ['id', 'status'] });
     const statusOf = new Map(monitors.map((monitor) => [monitor.id, monitor]));
     const { dates, range } = lastUtcDays(HISTORY_DAYS, now);
-    const daily = await this.uptime.daily([...statusOf.keys()], range);
+    const daily = await this.uptime.daily(em, [...statusOf.keys()], range);
     const components = page.components.map((component): PublicStatusComponentDto => {
       const members = new Set(component.monitor_ids.filter((id) => statusOf.has(id)));
       const byDate = new Map<string, UptimeSums>();
@@ -150,7 +148,7 @@ export class PublicStatusService {
         }),
       };
     });
-    const incidents = await this.incidents(page, now);
+    const incidents = await this.incidents(em, page, now);
     const openImpacts = incidents
       .filter((incident) => incident.resolved_at === null)
       .map((incident) => IMPACT_STATUS[incident.impact]);
@@ -169,8 +167,7 @@ export class PublicStatusService {
    * Open incidents, all of them however old, then those resolved in the last 90 days (at most 50), newest first, with
    * their updates oldest first.
    */
-  private async incidents(page: StatusPage, now: Date): Promise<PublicIncidentDto[]> {
-    const em = acrossWorkspaces(this.orm.em);
+  private async incidents(em: EntityManager, page: StatusPage, now: Date): Promise<PublicIncidentDto[]> {
     const since = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
     const newestFirst = { orderBy: { createdAt: 'desc', id: 'desc' } } as const;
     const [open, resolved] = await Promise.all([

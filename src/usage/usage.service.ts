@@ -69,7 +69,7 @@ export class UsageService implements OnApplicationShutdown {
       this.em.count(StatusPage, {}),
       this.em.count(Report, {}),
       // From the hourly rollups (raw results may be pruned), through the one reader of them.
-      this.uptime.workspaceChecks(workspaceId, monthStart),
+      this.uptime.workspaceChecks(this.em, monthStart),
       this.requestsToday(workspaceId, at),
     ]);
     return {

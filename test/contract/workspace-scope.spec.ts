@@ -1,6 +1,11 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import { type EntityMetadata, MikroORM } from '@mikro-orm/postgresql';
-import { WORKSPACE_FILTER, acrossWorkspaces, scopeToWorkspace } from '../../src/common/tenancy/workspace-scope';
+import {
+  WORKSPACE_FILTER,
+  acrossWorkspaces,
+  inWorkspace,
+  scopeToWorkspace,
+} from '../../src/common/tenancy/workspace-scope';
 import { ENTITIES } from '../../src/db/entities';
 import { Setting } from '../../src/db/setting.entity';
 import { ormConfig } from '../../src/db/orm.config';
@@ -99,5 +104,28 @@ describe('tenancy is enforced in one place: the workspace filter', () => {
       `No arguments provided for filter '${WORKSPACE_FILTER}'`,
     );
     await expect(orm.em.fork().count(MonitorCheck, {})).rejects.toThrow(WORKSPACE_FILTER);
+  });
+
+  it('raw SQL takes the same scope through inWorkspace: the workspace, every one when said so, or none at all', async () => {
+    const setup = acrossWorkspaces(orm.em);
+    const [a, b] = [setup.create(Workspace, { name: 'raw A' }), setup.create(Workspace, { name: 'raw B' })];
+    for (const workspace of [a, b]) {
+      setup.create(Monitor, { workspace, name: workspace.name, url: 'https://example.com/', regions: ['local'] });
+    }
+    await setup.flush();
+    const names = async (em: typeof orm.em) =>
+      (
+        await em.execute<{ name: string }[]>(
+          `select name from monitors m where ${inWorkspace(em, 'm.workspace_id')} and name like 'raw %' order by 1`,
+        )
+      ).map((row) => row.name);
+
+    const scoped = orm.em.fork();
+    scopeToWorkspace(scoped, a.id);
+    expect(await names(scoped)).toEqual(['raw A']);
+    expect(await names(acrossWorkspaces(orm.em))).toEqual(['raw A', 'raw B']);
+    expect(() => inWorkspace(orm.em.fork(), 'm.workspace_id')).toThrow(/needs a unit of work scoped to a workspace/);
+    // Only a column name goes into the statement.
+    expect(() => inWorkspace(scoped, 'm.workspace_id; drop table monitors')).toThrow(/not a column/);
   });
 });

@@ -40,3 +40,26 @@ export function acrossWorkspaces(em: EntityManager): EntityManager {
   fork.setFilterParams(WORKSPACE_FILTER, { allWorkspaces: true } satisfies WorkspaceFilterParams);
   return fork;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Raw SQL's share of the filter: a condition on a `workspace_id` column that restricts a statement to what the unit
+ * of work may see, `column = '<workspace>'` for a request's (or a job scoped to its workspace), `true` for one that
+ * said `acrossWorkspaces`. Like the filter it fails closed: a unit of work given neither throws. The workspace id is
+ * written into the statement, not bound, so the condition goes anywhere in it without shifting the `?` parameters;
+ * it comes from the filter's own parameters and is checked to be a UUID first.
+ *
+ * Every raw statement that names a workspace's table uses it (test/contract/raw-sql-scope.spec.ts), with the column
+ * of the table itself or of the root it is reached through (`join monitors m on m.id = r.monitor_id and ...`).
+ */
+export function inWorkspace(em: EntityManager, column: string): string {
+  const params = em.getFilterParams<Partial<WorkspaceFilterParams>>(WORKSPACE_FILTER);
+  if (params && 'allWorkspaces' in params && params.allWorkspaces === true) return 'true';
+  const workspaceId = params && 'workspaceId' in params ? params.workspaceId : undefined;
+  if (typeof workspaceId !== 'string' || !UUID.test(workspaceId)) {
+    throw new Error(`raw SQL on ${column} needs a unit of work scoped to a workspace, or acrossWorkspaces`);
+  }
+  if (!/^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/.test(column)) throw new Error(`not a column: ${column}`);
+  return `${column} = '${workspaceId.toLowerCase()}'`;
+}
