@@ -11,6 +11,7 @@ import { waitForCollection } from '../support/release-checks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page } from '../support/test-site';
 import { startWorkerProcess } from '../support/worker-process';
+import { FULL_CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../../libs/capture/chromium-path';
 import { CaptureEngineProvider } from '../../src/capture/capture-engine.provider';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { MonitorQueues } from '../../src/monitors/monitor-queues';
@@ -167,14 +168,17 @@ describe('a browser killed mid-capture', () => {
 });
 
 /** The live Chromium browser processes (not its renderers or helpers) started by the process marked `marker`. */
+const BROWSERS = [basename(HEADLESS_SHELL_PATH), basename(FULL_CHROMIUM_PATH)];
+
 function browserProcesses(marker: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const args = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
-      // The browser process is the `chromium` binary without a --type= switch (renderers, zygotes, GPU have one).
-      if (basename(args[0]) !== 'chromium' || args.some((arg) => arg.startsWith('--type='))) continue;
+      // The browser process is the Chromium binary (the headless shell, or the full browser) without a --type=
+      // switch (renderers, zygotes, GPU have one).
+      if (!BROWSERS.includes(basename(args[0])) || args.some((arg) => arg.startsWith('--type='))) continue;
       if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`VIGIL_CRASH_TEST=${marker}`)) {
         continue;
       }

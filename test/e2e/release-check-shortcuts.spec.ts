@@ -140,7 +140,7 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     } finally {
       Object.assign(shortcuts, { shareScans: true, onlyChangedRows: true });
     }
-  });
+  }, 150_000);
 
   it('gives evidence of the same kind on the headless shell and on the full Chromium', async () => {
     // The service above captures on the headless shell (the default); a second one, with its own queues, on the full
@@ -179,5 +179,5 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     } finally {
       await full.close();
     }
-  });
+  }, 150_000);
 });
