@@ -27,8 +27,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { chromiumSetting, startCaptureService } from './lib/capture.mjs';
 import { ensureBuilt, fmt, HOST, intSetting, log, mb, ROOT, serviceSettings, sleep } from './lib/common.mjs';
-import { descendantsOf, processTable, pssOf } from './lib/procfs.mjs';
+import { closeServer, listenLocal } from './lib/http.mjs';
+import { startTreeSampler } from './lib/sampler.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
 const PA11Y_CI_VERSION = '4.1.1';
@@ -40,7 +42,7 @@ const settings = {
   pages: intSetting('BENCH_PAGES', 20, 1, 200),
   concurrency: intSetting('BENCH_CONCURRENCY', 2, 1, 16),
   timeoutS: intSetting('BENCH_TIMEOUT', 300, 10, 3600),
-  chromiumPath: process.env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
+  chromiumPath: chromiumSetting(),
 };
 const run = new BenchRun(settings);
 let pageServer = null;
@@ -69,49 +71,31 @@ async function startPages() {
     if (!match) return response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml(Number(match[1])));
   });
-  await new Promise((resolve) => pageServer.listen(0, HOST, resolve));
-  const base = `http://${HOST}:${pageServer.address().port}`;
+  const base = await listenLocal(pageServer);
   return Array.from({ length: settings.pages }, (_, index) => `${base}/page-${index + 1}`);
 }
 
-/** Peak summed RSS and PSS of a process and its descendants, read from /proc while `work` runs. */
+/** Peak summed RSS and PSS of a process and its descendants, read from /proc every 500 ms (PSS 2.5 s) while `work` runs. */
 async function measured(rootPid, work) {
-  const peaks = { rss: 0, pss: 0 };
-  let samples = 0;
-  const sample = () => {
-    const table = processTable();
-    const pids = [rootPid, ...descendantsOf(table, rootPid)].filter((pid) => table.has(pid));
-    peaks.rss = Math.max(
-      peaks.rss,
-      pids.reduce((sum, pid) => sum + table.get(pid).rss, 0),
-    );
-    if (samples++ % 5 === 0)
-      peaks.pss = Math.max(
-        peaks.pss,
-        pids.reduce((sum, pid) => sum + pssOf(pid), 0),
-      );
-  };
-  sample();
-  const timer = setInterval(sample, 500);
+  const sampler = startTreeSampler(rootPid, { everyMs: 500, pssEvery: 5 });
+  let result;
   try {
-    return { result: await work(), peaks };
+    result = await work();
   } finally {
-    clearInterval(timer);
+    sampler.stop({ finalSample: false });
   }
+  return { result, peaks: { rss: sampler.stats.totalPeak, pss: sampler.stats.pssPeak } };
 }
 
 async function vigil(urls) {
   const port = settings.port || (await freePort());
   const api = new ApiClient(`http://${HOST}:${port}`);
   log(`Vigil: starting the service on ${api.baseUrl} (CAPTURE_CONCURRENCY=${settings.concurrency})`);
-  const service = run.start({
-    ROLE: 'all',
-    PORT: String(port),
-    ALLOW_PRIVATE_TARGETS: 'true', // the pages are on 127.0.0.1
-    CAPTURE_CONCURRENCY: String(settings.concurrency),
-    CHROMIUM_PATH: settings.chromiumPath,
+  const service = await startCaptureService(run, api, {
+    port,
+    concurrency: settings.concurrency,
+    chromiumPath: settings.chromiumPath,
   });
-  await api.waitUntilReady(service);
   const { secret } = await api.adminKey(run, ['monitors:read', 'monitors:write']);
   const call = (method, path, body) =>
     api.expect(method === 'POST' ? (body ? 201 : 202) : 200, method, path, { apiKey: secret, body });
@@ -238,7 +222,7 @@ async function main() {
 await runBench(
   main,
   async () => {
-    await new Promise((resolve) => (pageServer ? pageServer.close(resolve) : resolve()));
+    await closeServer(pageServer);
     await run.cleanup();
   },
   { budgetMs: (settings.timeoutS * 3 + 120) * 1000, onFailure: () => run.printOutput() },

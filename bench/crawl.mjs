@@ -24,6 +24,7 @@
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { ensureBuilt, fmt, HOST, intSetting, log, mb, percentile, serviceSettings, sleep } from './lib/common.mjs';
+import { closeServer, listenLocal } from './lib/http.mjs';
 import { processTable } from './lib/procfs.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
@@ -77,9 +78,8 @@ async function startSite(pages, delayMs, withCopies) {
     if (delayMs) setTimeout(answer, delayMs);
     else answer();
   });
-  await new Promise((resolve) => server.listen(0, HOST, resolve));
+  const origin = await listenLocal(server);
   servers.push(server);
-  const origin = `http://${HOST}:${server.address().port}`;
   return { origin, pages, copies: withCopies ? Math.ceil(pages / copyEvery) : 0 };
 }
 
@@ -204,7 +204,7 @@ async function main() {
 await runBench(
   main,
   async () => {
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all(servers.map(closeServer));
     await run.cleanup();
   },
   { budgetMs: (settings.timeoutS * 2 + 180) * 1000, onFailure: () => run.printOutput() },

@@ -47,7 +47,8 @@ import {
   serviceSettings,
   sleep,
 } from './lib/common.mjs';
-import { cpuSeconds, machineTicks, processTable, statusFields } from './lib/procfs.mjs';
+import { closeServer, listenLocal } from './lib/http.mjs';
+import { cpuSeconds, machineTicks, statusFields } from './lib/procfs.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
 const TARGET_LAG_P99_MS = 2000;
@@ -104,8 +105,7 @@ async function startTargetServer() {
     response.end(body);
   });
   server.keepAliveTimeout = 120_000;
-  await new Promise((resolveListen) => server.listen(0, HOST, resolveListen));
-  return server;
+  return { base: await listenLocal(server), close: () => closeServer(server) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ let targetServer = null;
 async function main() {
   ensureBuilt(settings.build);
   targetServer = await startTargetServer();
-  const targetBase = `http://${HOST}:${targetServer.address().port}`;
+  const targetBase = targetServer.base;
   const port = settings.port || (await freePort());
   const api = new ApiClient(`http://${HOST}:${port}`);
   // The bench's workspace may hold every monitor it creates: its plan's limit is raised by configuration.
@@ -483,10 +483,7 @@ await runBench(
   main,
   async () => {
     await run.cleanup();
-    if (targetServer) {
-      targetServer.closeAllConnections();
-      await new Promise((resolveClose) => targetServer.close(resolveClose));
-    }
+    await targetServer?.close();
   },
   {
     budgetMs: (settings.duration + settings.warmup + 900) * 1000,

@@ -46,7 +46,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, flagSetting, fmt, HOST, intSetting, log, ROOT, serviceSettings, sleep } from './lib/common.mjs';
+import { chromiumSetting, chromiumVersion, pollReleaseCheck, startCaptureService } from './lib/capture.mjs';
+import { ensureBuilt, flagSetting, fmt, HOST, intSetting, log, ROOT, serviceSettings } from './lib/common.mjs';
 import { descendantsOf, processTable } from './lib/procfs.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
@@ -77,7 +78,7 @@ const settings = {
   pollMs: intSetting('BENCH_POLL_MS', 1000, 50, 10_000),
   timeoutS: intSetting('BENCH_TIMEOUT', 600, 10, 7200),
   keep: flagSetting('BENCH_KEEP'),
-  chromiumPath: process.env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium',
+  chromiumPath: chromiumSetting(),
   vigil: only !== 'backstop',
   backstop: only !== 'vigil',
 };
@@ -182,15 +183,12 @@ async function vigil(site, pages) {
   const serviceTmp = join(run.dir, 'tmp');
   mkdirSync(serviceTmp, { recursive: true });
   log(`Vigil: starting the service on ${api.baseUrl} (CAPTURE_CONCURRENCY=${settings.concurrency})`);
-  service = run.start({
-    ROLE: 'all',
-    PORT: String(port),
-    ALLOW_PRIVATE_TARGETS: 'true', // the sites are on 127.0.0.1
-    CAPTURE_CONCURRENCY: String(settings.concurrency),
-    CHROMIUM_PATH: settings.chromiumPath,
-    TMPDIR: serviceTmp, // Chromium's and the service's temporary files, removed with the run's directory
+  service = await startCaptureService(run, api, {
+    port,
+    concurrency: settings.concurrency,
+    chromiumPath: settings.chromiumPath,
+    env: { TMPDIR: serviceTmp }, // Chromium's and the service's temporary files, removed with the run's directory
   });
-  await api.waitUntilReady(service);
   service.output.length = 0; // start-up went fine; keep only what follows
   const { secret } = await api.adminKey(run, ['monitors:read', 'monitors:write']);
 
@@ -261,22 +259,14 @@ async function releaseCheck(api, apiKey, comparison, production, preview, pages)
   const id = posted.json?.id;
   if (!id) throw new Error(`the release check has no id: ${posted.text.slice(0, 300)}`);
   log(`Vigil: release check ${comparison === 'same' ? 'A vs B (same code)' : 'A vs C (real changes)'} ${id}`);
-  let check = posted.json;
-  const deadline = startedAt + settings.timeoutS * 1000;
-  let lastLogged = Date.now();
-  while (!['completed', 'incomplete'].includes(check.collection_status)) {
-    if (service.exit) throw new Error(`the service exited during the release check (code ${service.exit.code})`);
-    if (Date.now() > deadline) {
-      throw new Error(`the release check ${id} was still ${check.collection_status} after ${settings.timeoutS} s`);
-    }
-    await sleep(settings.pollMs);
-    check = (await api.expect(200, 'GET', `/api/v1/release-checks/${id}`, { apiKey })).json;
-    if (Date.now() - lastLogged > 10_000) {
-      lastLogged = Date.now();
-      const done = (check.artifacts ?? []).filter((artifact) => artifact.state !== 'collecting').length;
-      log(`  ${((Date.now() - startedAt) / 1000).toFixed(0)} s: ${done}/${check.summary?.pairs ?? '?'} pairs done`);
-    }
-  }
+  const check = await pollReleaseCheck(api, apiKey, posted.json, {
+    service,
+    pollMs: settings.pollMs,
+    timeoutS: settings.timeoutS,
+    describe: (polled) =>
+      `${(polled.artifacts ?? []).filter((artifact) => artifact.state !== 'collecting').length}/` +
+      `${polled.summary?.pairs ?? '?'} pairs done`,
+  });
   const endedAt = check.completed_at ? Date.parse(check.completed_at) : Date.now();
   log(
     `Vigil: ${check.collection_status} in ${fmt((endedAt - startedAt) / 1000, 1)} s, summary ` +
@@ -512,13 +502,13 @@ function describePair(pair) {
   return parts.join(', ');
 }
 
-function report(rows, pages, realChanges, chromiumVersion) {
+function report(rows, pages, realChanges, chromium) {
   const realPaths = new Set(realChanges.map((change) => change.path));
   const pairs = pages.length * VIEWPORTS.length;
   const realPairs = pages.filter((page) => realPaths.has(page.path)).length * VIEWPORTS.length;
   console.log(
     `\n## Noise: ${pages.length} moving pages × ${VIEWPORTS.length} viewports = ${pairs} pairs per comparison ` +
-      `(Node ${process.versions.node}, Chromium ${chromiumVersion}, ${new Date().toISOString().slice(0, 10)})\n`,
+      `(Node ${process.versions.node}, Chromium ${chromium}, ${new Date().toISOString().slice(0, 10)})\n`,
   );
   console.log('Pages (what moves on its own):');
   for (const page of pages) console.log(`- ${page.path}: ${page.motion}`);
@@ -599,11 +589,7 @@ const requestCounts = (site, pages) => pages.reduce((sum, { path }) => sum + sit
 async function main() {
   if (settings.vigil) ensureBuilt(settings.build);
   if (settings.backstop) ensureBackstop();
-  const chromiumVersion =
-    spawnSync(settings.chromiumPath, ['--version'], { encoding: 'utf8' })
-      .stdout?.trim()
-      .replace(/^Chromium\s*/, '')
-      .replace(/ built on .*/, '') || 'unknown';
+  const chromium = chromiumVersion(settings.chromiumPath, { buildInfo: false });
   const { startMovingSite, MOVING_PAGES, REAL_CHANGES } = await loadSiteModule();
   const pages = [...MOVING_PAGES];
   const realChanges = [...REAL_CHANGES];
@@ -639,7 +625,7 @@ async function main() {
   if (settings.vigil) await measure('vigil', () => vigil(site, pages));
   if (settings.backstop) await measure('backstop', () => backstop(site, pages));
 
-  const table = report(rows, pages, realChanges, chromiumVersion);
+  const table = report(rows, pages, realChanges, chromium);
   mkdirSync(join(ROOT, '.tmp'), { recursive: true });
   writeFileSync(
     RESULT_FILE,
@@ -647,7 +633,7 @@ async function main() {
       {
         date: new Date().toISOString(),
         node: process.versions.node,
-        chromium: chromiumVersion,
+        chromium,
         viewports: VIEWPORTS,
         settings: {
           concurrency: settings.concurrency,

@@ -20,7 +20,7 @@
 
 import { cpus } from 'node:os';
 import { ensureBuilt, fmt, HOST, intSetting, log, mb, serviceSettings } from './lib/common.mjs';
-import { descendantsOf, processTable, pssOf } from './lib/procfs.mjs';
+import { startTreeSampler } from './lib/sampler.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
 const TARGET_SECONDS = 5;
@@ -40,24 +40,6 @@ const roomyPlan = () => ({
   // No check runs (no scheduler, and the monitors are paused at once): their URLs only have to be accepted.
   ALLOW_PRIVATE_TARGETS: 'true',
 });
-
-/** Samples the worker's memory (Node and its Chromium processes) until stopped; the peaks. */
-function watchMemory(worker) {
-  const peak = { rss: 0, pss: 0 };
-  const timer = setInterval(() => {
-    const table = processTable();
-    const pids = [worker.pid, ...descendantsOf(table, worker.pid)];
-    peak.rss = Math.max(
-      peak.rss,
-      pids.reduce((sum, pid) => sum + (table.get(pid)?.rss ?? 0), 0),
-    );
-    peak.pss = Math.max(
-      peak.pss,
-      pids.reduce((sum, pid) => sum + pssOf(pid), 0),
-    );
-  }, 50);
-  return { peak, stop: () => clearInterval(timer) };
-}
 
 async function setUp(api, db) {
   const { secret } = await api.adminKey(run, ['monitors:read', 'monitors:write', 'reports:read', 'reports:write']);
@@ -114,7 +96,8 @@ async function main() {
   const db = await run.database();
   try {
     const { secret, pdf, csv } = await setUp(api, db);
-    const memory = watchMemory(worker);
+    // The worker's memory (Node and its Chromium processes) every 50 ms over the PDF runs.
+    const memory = startTreeSampler(worker.pid, { everyMs: 50, sampleAtStart: false });
     const runs = [];
     for (let index = 0; index < settings.runs; index++) {
       log(`PDF run ${index + 1} of ${settings.runs}`);
@@ -123,10 +106,10 @@ async function main() {
         ...(await generate(api, secret, pdf)),
       });
     }
-    memory.stop();
+    const { totalPeak, pssPeak } = memory.stop({ finalSample: false });
     log('CSV run');
     runs.push({ label: 'CSV, same report', ...(await generate(api, secret, csv)), pages: null });
-    return report(runs, memory.peak);
+    return report(runs, { rss: totalPeak, pss: pssPeak });
   } finally {
     await db.end();
   }

@@ -38,6 +38,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { cpus } from 'node:os';
 import { ensureBuilt, fmt, HOST, intSetting, log, pct, percentile, serviceSettings, sleep } from './lib/common.mjs';
+import { closeServer, listenLocal } from './lib/http.mjs';
 import { cpuSeconds, machineTicks } from './lib/procfs.mjs';
 import { ApiClient, BenchRun, freePort, runBench } from './lib/service.mjs';
 
@@ -97,8 +98,7 @@ class Receiver {
       });
     });
     this.server.keepAliveTimeout = 120_000;
-    await new Promise((resolveListen) => this.server.listen(0, HOST, resolveListen));
-    this.url = `http://${HOST}:${this.server.address().port}/hook`;
+    this.url = `${await listenLocal(this.server)}/hook`;
     return this;
   }
 
@@ -115,8 +115,7 @@ class Receiver {
   }
 
   async stop() {
-    this.server?.closeAllConnections();
-    await new Promise((resolveClose) => (this.server ? this.server.close(resolveClose) : resolveClose()));
+    await closeServer(this.server);
   }
 }
 

@@ -79,6 +79,16 @@ export function machineTicks() {
   return { busy: total - fields[3] - fields[4], total };
 }
 
+/** CPU ticks so far of PostgreSQL's and of Redis's processes (with the children they reaped), from a processTable(). */
+function storeTicks(table) {
+  const ticks = { postgres: 0, redis: 0 };
+  for (const entry of table.values()) {
+    if (entry.comm === 'postgres') ticks.postgres += entry.ticks + entry.childTicks;
+    else if (entry.comm.startsWith('redis-server')) ticks.redis += entry.ticks + entry.childTicks;
+  }
+  return ticks;
+}
+
 /**
  * CPU seconds so far of each service process (by role; with the children it reaped), of PostgreSQL's and Redis's
  * processes together, and of this process.
@@ -87,12 +97,29 @@ export function cpuSeconds(services) {
   const table = processTable();
   const ticks = (entry) => (entry ? entry.ticks + entry.childTicks : 0);
   const figures = Object.fromEntries(services.map((service) => [service.role, ticks(table.get(service.pid))]));
-  figures.postgres = 0;
-  figures.redis = 0;
-  for (const entry of table.values()) {
-    if (entry.comm === 'postgres') figures.postgres += ticks(entry);
-    else if (entry.comm.startsWith('redis-server')) figures.redis += ticks(entry);
-  }
+  Object.assign(figures, storeTicks(table));
   figures.bench = ticks(table.get(process.pid));
   return Object.fromEntries(Object.entries(figures).map(([name, value]) => [name, value / CLK_TCK]));
+}
+
+/**
+ * CPU seconds so far of `root` (its own threads) and of its descendants, of PostgreSQL + Redis together, and of
+ * this process's own threads. A descendant that exited and was reaped by another descendant (Chromium's zygote
+ * reaps renderers) is in that one's childTicks.
+ */
+export function treeCpuSeconds(root) {
+  const table = processTable();
+  const own = table.get(root);
+  let children = 0;
+  for (const pid of descendantsOf(table, root)) {
+    const entry = table.get(pid);
+    children += entry.ticks + entry.childTicks;
+  }
+  const stores = storeTicks(table);
+  return {
+    root: own ? own.ticks / CLK_TCK : NaN,
+    descendants: children / CLK_TCK,
+    stores: (stores.postgres + stores.redis) / CLK_TCK,
+    bench: (table.get(process.pid)?.ticks ?? 0) / CLK_TCK,
+  };
 }
