@@ -19,7 +19,7 @@
 //   BENCH_PAGES=20           pages (Vigil scans each at 2 viewports; pa11y-ci at 1)
 //   BENCH_CONCURRENCY=2      the service's CAPTURE_CONCURRENCY
 //   BENCH_TIMEOUT=300        seconds each phase may take
-//   BENCH_CHROMIUM=/usr/bin/chromium
+//   BENCH_CHROMIUM          the Chromium captured with; default: the service's (the headless shell when installed)
 //   BENCH_PG_URL, BENCH_REDIS_URL, BENCH_PORT, BENCH_BUILD=1 (as the other benchmarks)
 //   BENCH_STRICT=1           exit 2 when Vigil's page-viewports take longer than pa11y-ci's pages
 

@@ -38,7 +38,7 @@
 //   BENCH_TIMEOUT=600            seconds each release check and each BackstopJS command may take
 //   BENCH_ONLY=vigil|backstop    run one tool only (default: both)
 //   BENCH_KEEP=1                 keep BackstopJS's output (bitmaps, reports) under .tmp/bench-noise-<id>/
-//   BENCH_CHROMIUM=/usr/bin/chromium
+//   BENCH_CHROMIUM          the Chromium captured with; default: the service's (the headless shell when installed)
 //   BENCH_NOISE_SITE=FILE        another module with moving-site.ts's exports (default test/support/moving-site.ts)
 //   BENCH_PG_URL, BENCH_REDIS_URL, BENCH_PORT, BENCH_BUILD=1 or --build (as the other benchmarks)
 

@@ -3,10 +3,23 @@
 // collection ends.
 
 import { spawnSync } from 'node:child_process';
-import { log, sleep } from './common.mjs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { log, ROOT, sleep } from './common.mjs';
 
-/** BENCH_CHROMIUM, or Debian's Chromium. */
-export const chromiumSetting = () => process.env.BENCH_CHROMIUM?.trim() || '/usr/bin/chromium';
+const require = createRequire(import.meta.url);
+
+/** BENCH_CHROMIUM, or the service's default: Debian's headless shell when installed, else its Chromium. */
+export function chromiumSetting() {
+  const chosen = process.env.BENCH_CHROMIUM?.trim();
+  if (chosen) return chosen;
+  try {
+    // As the service chooses (libs/capture/chromium-path.ts, built into dist/).
+    return require(join(ROOT, 'dist', 'libs', 'capture', 'chromium-path.js')).defaultChromiumPath();
+  } catch {
+    return '/usr/bin/chromium';
+  }
+}
 
 /** What `chromium --version` says after "Chromium" (without " built on …" when `buildInfo` is false). */
 export function chromiumVersion(executablePath, { buildInfo = true } = {}) {

@@ -39,9 +39,9 @@
 //   BENCH_PORT              port for the service (default: a free one)
 //   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres   server where the bench database is created/dropped
 //   BENCH_REDIS_URL=redis://127.0.0.1:6379
-//   BENCH_CHROMIUM=/usr/bin/chromium
+//   BENCH_CHROMIUM          the Chromium captured with; default: the service's (the headless shell when installed)
 //   BENCH_BUILD=1 or --build   run `npm run build` first (otherwise only when dist/ lacks the service or libs)
-//   BENCH_STRICT=1          exit 2 when a target (1.0× the same-switches loop, 1.5 GB RSS) is missed (else reported)
+//   BENCH_STRICT=1          exit 2 when a target (1.6× the same-switches loop, 1.5 GB RSS) is missed (else reported)
 //   BENCH_PROFILE=DIR       CPU-profile the service's main thread during the release check only (through the
 //                           inspector, on 127.0.0.1), write DIR/vigil-release-<id>.cpuprofile and summarize it
 //   BENCH_NODE_OPTIONS      NODE_OPTIONS for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/relprof"; profiles
@@ -81,7 +81,7 @@ async function main() {
   // Loaded now, so a rebuild of dist/ during the run (nest build empties it first) cannot pull them away later.
   require(CAPTURE_LIB);
   require(COMPARE_LIB);
-  const version = chromiumVersion(settings.chromiumPath);
+  const version = `${chromiumVersion(settings.chromiumPath)} (${settings.chromiumPath})`;
 
   pages = await startPageServer(settings.pages);
   const benchStartedMs = Date.now();

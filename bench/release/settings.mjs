@@ -15,8 +15,12 @@ export const captureBrowserArgs = () => require(CAPTURE_LIB).captureBrowserArgs(
 
 export const TARGET_RATIO = 1.5;
 export const STRETCH_RATIO = 1.3;
-/** Against the loop with Vigil's own switches: no slower than a loop that takes only the screenshot and the text. */
-export const TARGET_RATIO_SAME = 1.0;
+/**
+ * Against the loop with Vigil's own switches on the same browser (the headless shell by default): a capture with
+ * its axe-core scan, the comparisons, the second look and the service cost at most 60% more than a loop that takes
+ * only the screenshot and the text (issue 26; 2.2× before captures moved to the shell).
+ */
+export const TARGET_RATIO_SAME = 1.6;
 export const TARGET_RSS_BYTES = 1.5 * 1024 ** 3;
 export const SAMPLE_MS = 200;
 export const IDLE_SAMPLE_MS = 5000;
