@@ -12,14 +12,62 @@ const swc = [
   },
 ];
 
-module.exports = {
+/*
+ * Tests in three tiers (npm test runs them in this order; npm run test:fast the first two):
+ * - unit: pure rules and libraries, no PostgreSQL, Redis, HTTP or browser;
+ * - medium: services and invariants on a real PostgreSQL, no HTTP and no browser;
+ * - e2e: what crosses the wire (the running service, its workers, the web interface) and the browser engine.
+ */
+const BROWSER_LIBS = ['<rootDir>/libs/capture/(capture|capture-shortcuts|determinism)\\.spec\\.ts$'];
+const STATIC_CONTRACT = ['openapi-examples', 'problem-codes', 'route-access'];
+const MEDIUM = [
+  '<rootDir>/test/contract/workspace-scope.spec.ts',
+  '<rootDir>/test/contract/raw-sql-scope.spec.ts',
+  '<rootDir>/test/e2e/workspace-migration.spec.ts',
+];
+
+const tier = (displayName, options) => ({
+  displayName,
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/libs', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts'],
+  rootDir: __dirname,
   transform: { '^.+\\.ts$': swc },
+  testTimeout: 60_000,
+  ...options,
+});
+// Each file of these tiers works in its own copy of the run's database.
+const withDatabase = { setupFilesAfterEnv: ['<rootDir>/test/setup/file-database.ts'] };
+
+module.exports = {
+  // The run's database and Redis prefix (made once per run, whichever tiers it runs).
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/setup/file-database.ts'],
-  testTimeout: 60_000,
   maxWorkers: 2,
+  projects: [
+    tier('unit', {
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/test/unit/**/*.spec.ts',
+        '<rootDir>/test/support/**/*.spec.ts',
+        ...STATIC_CONTRACT.map((name) => `<rootDir>/test/contract/${name}.spec.ts`),
+      ],
+      testPathIgnorePatterns: ['/node_modules/', ...BROWSER_LIBS],
+    }),
+    tier('medium', { ...withDatabase, testMatch: MEDIUM }),
+    tier('e2e', {
+      ...withDatabase,
+      testMatch: [
+        '<rootDir>/test/e2e/**/*.spec.ts',
+        '<rootDir>/test/web/**/*.spec.ts',
+        '<rootDir>/test/contract/**/*.spec.ts',
+        '<rootDir>/libs/capture/*.spec.ts',
+      ],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...MEDIUM,
+        ...STATIC_CONTRACT.map((name) => `<rootDir>/test/contract/${name}\\.spec\\.ts$`),
+        '<rootDir>/libs/capture/capture-budget\\.spec\\.ts$',
+      ],
+    }),
+  ],
 };
