@@ -31,7 +31,6 @@ const tier = (displayName, options) => ({
   testEnvironment: 'node',
   rootDir: __dirname,
   transform: { '^.+\\.ts$': swc },
-  testTimeout: 60_000,
   ...options,
 });
 // Each file of these tiers works in its own copy of the run's database.
@@ -42,6 +41,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   maxWorkers: 2,
+  // A run-wide option: jest ignores it in a project.
+  testTimeout: 60_000,
   projects: [
     tier('unit', {
       testMatch: [

@@ -5,7 +5,7 @@ import type { ApiKeyPrincipal, WorkspacePrincipal } from '../common/auth/princip
 import type { Scope } from '../common/auth/scopes';
 import { DomainError, InsufficientScope, NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, scopeToWorkspace } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { User } from '../users/user.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
@@ -154,7 +154,7 @@ export class ApiKeysService {
     if (!key) return null;
     const now = Date.now();
     if (!key.last_used_at || now - new Date(key.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
-      this.recordUse(key.id, new Date(now));
+      this.recordUse(key.id, key.workspace_id, new Date(now));
     }
     return {
       kind: 'api_key',
@@ -199,18 +199,19 @@ export class ApiKeysService {
     return { id: principal.kind === 'api_key' ? principal.keyId : '' };
   }
 
-  private recordUse(keyId: string, at: Date): void {
-    // A separate unit of work: this write must not wait for, or ride along with, the request's own flush.
-    acrossWorkspaces(this.em)
-      .nativeUpdate(
-        ApiKey,
-        {
-          id: keyId,
-          $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(at.getTime() - LAST_USED_RESOLUTION_MS) } }],
-        },
-        { lastUsedAt: at },
-      )
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record key use'));
+  private recordUse(keyId: string, workspaceId: string, at: Date): void {
+    // A separate unit of work (this write must not wait for, or ride along with, the request's own flush), in the
+    // key's workspace: seeing every workspace is not what it needs.
+    const em = this.em.fork();
+    scopeToWorkspace(em, workspaceId);
+    em.nativeUpdate(
+      ApiKey,
+      {
+        id: keyId,
+        $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(at.getTime() - LAST_USED_RESOLUTION_MS) } }],
+      },
+      { lastUsedAt: at },
+    ).catch((error: unknown) => this.logger.warn({ err: error }, 'could not record key use'));
   }
 
   private toDto(key: ApiKey): ApiKeyDto {

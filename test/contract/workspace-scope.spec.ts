@@ -1,5 +1,5 @@
 import { ReferenceKind } from '@mikro-orm/core';
-import { type EntityMetadata, MikroORM } from '@mikro-orm/postgresql';
+import { type EntityManager, type EntityMetadata, MikroORM } from '@mikro-orm/postgresql';
 import {
   WORKSPACE_FILTER,
   acrossWorkspaces,
@@ -113,7 +113,7 @@ describe('tenancy is enforced in one place: the workspace filter', () => {
       setup.create(Monitor, { workspace, name: workspace.name, url: 'https://example.com/', regions: ['local'] });
     }
     await setup.flush();
-    const names = async (em: typeof orm.em) =>
+    const names = async (em: EntityManager) =>
       (
         await em.execute<{ name: string }[]>(
           `select name from monitors m where ${inWorkspace(em, 'm.workspace_id')} and name like 'raw %' order by 1`,
