@@ -6,8 +6,8 @@ import { chromium } from 'playwright-core';
 import { percentile, runPool } from '../lib/common.mjs';
 import { CLK_TCK, machineTicks, treeCpuSeconds } from '../lib/procfs.mjs';
 import { startTreeSampler } from '../lib/sampler.mjs';
-import { captureList, previewChange } from './pages.mjs';
-import { NO_SIGNAL_HANDLERS, PSS_EVERY, SAMPLE_MS, settings, VIEWPORTS } from './settings.mjs';
+import { previewChange } from './pages.mjs';
+import { captureList, NO_SIGNAL_HANDLERS, PSS_EVERY, SAMPLE_MS, settings, VIEWPORTS } from './settings.mjs';
 import { addStep, STEP } from './steps.mjs';
 
 let browser = null;

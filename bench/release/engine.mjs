@@ -4,8 +4,7 @@
 
 import { chromium } from 'playwright-core';
 import { percentile, runPool } from '../lib/common.mjs';
-import { captureList } from './pages.mjs';
-import { CAPTURE_LIB, NO_SIGNAL_HANDLERS, require, settings } from './settings.mjs';
+import { CAPTURE_LIB, captureList, NO_SIGNAL_HANDLERS, require, settings } from './settings.mjs';
 import { addStep, STEP } from './steps.mjs';
 
 let engine = null;

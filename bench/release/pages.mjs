@@ -4,7 +4,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { log } from '../lib/common.mjs';
 import { closeServer, listenLocal } from '../lib/http.mjs';
-import { VIEWPORTS } from './settings.mjs';
 
 const WORDS = (
   'release preview production monitor capture screenshot latency budget customer account invoice report ' +
@@ -41,8 +40,11 @@ export function previewChange(n) {
 
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Page n of `side` (prod or preview): a header, navigation, sections, a list and a sidebar. */
-function pageHtml(n, side) {
+/**
+ * Page n of `side` (prod or preview): a header, navigation, sections, a list and a sidebar. Also the anchor pages of
+ * the test that collects one check on both Chromium builds (test/e2e/release-check-shortcuts.spec.ts).
+ */
+export function pageHtml(n, side) {
   const rand = seeded(n * 7919 + 17);
   const change = side === 'preview' ? previewChange(n) : null;
   const title = `${WORDS[n % WORDS.length][0].toUpperCase()}${WORDS[n % WORDS.length].slice(1)} overview`;
@@ -132,15 +134,4 @@ export async function startPageServer(count) {
       `${(Math.max(...sizes) / 1024).toFixed(1)} KB; ${differing} of ${count} previews differ)`,
   );
   return { base, close: () => closeServer(server) };
-}
-
-/** The captures of the release check, in the order the service queues them: page × viewport × side. */
-export function captureList(base, pageNumbers) {
-  const list = [];
-  for (const n of pageNumbers) {
-    for (const viewport of Object.keys(VIEWPORTS)) {
-      for (const side of ['prod', 'preview']) list.push({ url: `${base}/${side}/page-${n}`, viewport });
-    }
-  }
-  return list;
 }

@@ -48,3 +48,14 @@ export const settings = {
 export const run = new BenchRun(settings);
 /** Page-viewport-side captures of the release check: pages × 2 viewports × 2 sides. */
 export const captureCount = settings.pages * 2 * 2;
+
+/** The captures of the release check, in the order the service queues them: page × viewport × side. */
+export function captureList(base, pageNumbers) {
+  const list = [];
+  for (const n of pageNumbers) {
+    for (const viewport of Object.keys(VIEWPORTS)) {
+      for (const side of ['prod', 'preview']) list.push({ url: `${base}/${side}/page-${n}`, viewport });
+    }
+  }
+  return list;
+}

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { waitForCollection } from '../support/release-checks';
@@ -58,13 +60,17 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     await site.stop();
   });
 
-  async function collect(label: string, client = ci.client): Promise<any> {
+  async function collect(
+    label: string,
+    client = ci.client,
+    paths = ['/pricing', '/about', '/plans', '/team', '/contact'],
+  ): Promise<any> {
     const created = await client.post('/release-checks', {
       name: `shortcuts ${label}`,
       production_url: `${site.origin}/prod`,
       preview_url: `${site.origin}/preview`,
       request_key: `shortcuts-${label}-${Date.now()}`,
-      pages: ['/pricing', '/about', '/plans', '/team', '/contact'].map((path) => ({
+      pages: paths.map((path) => ({
         production_path: path,
         preview_path: path,
       })),
@@ -147,9 +153,13 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     // browser. Each collects both sides of every pair on its one browser.
     expect(service.config.chromiumPath).toBe(HEADLESS_SHELL_PATH);
     const full = await startTestApp({ CHROMIUM_PATH: FULL_CHROMIUM_PATH, REDIS_PREFIX: `${FILE_REDIS_PREFIX}:full` });
+    // bench:release's anchor pages (a text change, a longer list, a renamed link, and one unchanged), and two of the
+    // pages above for findings and a canonical link.
+    for (const [path, html] of Object.entries(anchorPages([1, 2, 3, 4]))) site.set(path, html);
+    const paths = ['/page-1', '/page-2', '/page-3', '/page-4', '/plans', '/contact'];
     try {
-      const onShell = await collect('shell');
-      const onFull = await collect('full', new ApiClient(full.baseUrl).withApiKey(ci.secret));
+      const onShell = await collect('shell', ci.client, paths);
+      const onFull = await collect('full', new ApiClient(full.baseUrl).withApiKey(ci.secret), paths);
       expect(onFull.summary).toEqual(onShell.summary);
       let largest = { ratio: 0, at: 'none' };
       for (let index = 0; index < onShell.artifacts.length; index++) {
@@ -181,3 +191,20 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     }
   }, 150_000);
 });
+
+/** The bench's page fixture (bench/release/pages.mjs, an ES module), rendered by Node for these page numbers. */
+function anchorPages(numbers: number[]): Record<string, string> {
+  const script = `
+    const { pageHtml } = await import(${JSON.stringify(join(__dirname, '../../bench/release/pages.mjs'))});
+    const pages = {};
+    for (const n of ${JSON.stringify(numbers)}) {
+      pages['/prod/page-' + n] = pageHtml(n, 'prod');
+      pages['/preview/page-' + n] = pageHtml(n, 'preview');
+    }
+    process.stdout.write(JSON.stringify(pages));`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  return JSON.parse(output) as Record<string, string>;
+}
