@@ -3,10 +3,8 @@ import { api, ok, ProblemError, WORKSPACE_GONE } from './api';
 import { ProblemAlert } from './components/ProblemAlert';
 import { usePageTitle } from './components/usePageTitle';
 import { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
+import { NotFoundPage } from './errors/ErrorPages';
 import { useResource } from './hooks/useResource';
-import { SignInPage } from './pages/SignInPage';
-import { NotFoundPage } from './pages/ErrorPages';
-import { NoWorkspacePage } from './pages/WorkspacePage';
 import { Link, navigate, safeReturnPath, useLocation } from './router';
 import { navEntries, resolveRoute } from './routes';
 import {
@@ -18,7 +16,9 @@ import {
   type Session,
   type WorkspaceChangeReason,
 } from './session';
+import { SignInPage } from './sign-in/SignInPage';
 import type { CurrentUser } from './types';
+import { NoWorkspacePage } from './workspace/NoWorkspacePage';
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);

@@ -1,22 +1,28 @@
 import type { ReactNode } from 'react';
-import { A11yScanPage, AccessibilityPage } from './pages/AccessibilityPage';
-import { AdminPage } from './pages/AdminPage';
-import { AlertsPage } from './pages/AlertsPage';
-import { ApiKeysPage } from './pages/ApiKeysPage';
-import { ChangePage, ChangesPage } from './pages/ChangesPage';
-import { CrawlPage, CrawlsPage } from './pages/CrawlPage';
-import { DeliveriesPage, DeliveryPage } from './pages/DeliveriesPage';
-import { NotPermittedPage } from './pages/ErrorPages';
-import { MonitorFormPage } from './pages/MonitorFormPage';
-import { MonitorPage } from './pages/MonitorPage';
-import { MonitorsPage } from './pages/MonitorsPage';
-import { ReleaseCheckPage } from './pages/ReleaseCheckPage';
-import { ReleaseChecksPage } from './pages/ReleaseChecksPage';
-import { ReportPage, ReportsPage } from './pages/ReportsPage';
-import { StatusPagePage, StatusPagesPage } from './pages/StatusPagesPage';
-import { WorkspacePage } from './pages/WorkspacePage';
+import { A11yScanPage } from './accessibility/A11yScanPage';
+import { AccessibilityPage } from './accessibility/AccessibilityPage';
+import { AdminPage } from './admin/AdminPage';
+import { AlertsPage } from './alerts/AlertsPage';
+import { DeliveriesPage } from './alerts/DeliveriesPage';
+import { DeliveryPage } from './alerts/DeliveryPage';
+import { ApiKeysPage } from './api-keys/ApiKeysPage';
+import { ChangePage } from './changes/ChangePage';
+import { ChangesPage } from './changes/ChangesPage';
+import { CrawlPage } from './crawl/CrawlPage';
+import { CrawlsPage } from './crawl/CrawlsPage';
+import { NotPermittedPage } from './errors/ErrorPages';
+import { MonitorFormPage } from './monitors/MonitorFormPage';
+import { MonitorPage } from './monitors/MonitorPage';
+import { MonitorsPage } from './monitors/MonitorsPage';
+import { ReleaseCheckPage } from './release-checks/ReleaseCheckPage';
+import { ReleaseChecksPage } from './release-checks/ReleaseChecksPage';
+import { ReportPage } from './reports/ReportPage';
+import { ReportsPage } from './reports/ReportsPage';
 import { match } from './router';
+import { StatusPagePage } from './status-pages/StatusPagePage';
+import { StatusPagesPage } from './status-pages/StatusPagesPage';
 import type { CurrentUser } from './types';
+import { WorkspacePage } from './workspace/WorkspacePage';
 
 /** What a page gets from the app shell. */
 export interface RouteContext {

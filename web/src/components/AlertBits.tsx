@@ -1,14 +1,6 @@
-import { api, ok } from '../api';
 import { formatMs } from '../format';
 import { Link } from '../router';
-import type {
-  AlertDestination,
-  CurrentUser,
-  DeliveryStatus,
-  DestinationTestResult,
-  DestinationType,
-  EventType,
-} from '../types';
+import type { AlertDestination, DeliveryStatus, DestinationTestResult, DestinationType, EventType } from '../types';
 import { Badge } from './Badge';
 
 /** Every event type, in words (openapi.yaml `EventType`). */
@@ -54,11 +46,12 @@ const DELIVERY_STATUS: Record<DeliveryStatus, { label: string; tone: string }> =
 export const DELIVERY_STATUSES = Object.keys(DELIVERY_STATUS) as DeliveryStatus[];
 export const deliveryStatusLabel = (status: DeliveryStatus) => DELIVERY_STATUS[status].label;
 
+/** Deliveries with attempts still to make are read again this often. */
+export const DELIVERY_POLL_MS = 2_000;
+
 /** A delivery still has attempts to make. */
 export const deliveryInProgress = (delivery: { status: DeliveryStatus }) =>
   delivery.status === 'pending' || delivery.status === 'retrying';
-
-export const canWriteIn = (me: CurrentUser) => me.workspace.role === 'admin' || me.workspace.role === 'member';
 
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
   const { label, tone } = DELIVERY_STATUS[status];
@@ -79,16 +72,6 @@ export function destinationTarget(destination: Pick<AlertDestination, 'type' | '
       return destination.config.webhook_url ?? '';
     case 'email':
       return (destination.config.to ?? []).join(', ');
-  }
-}
-
-/** Every destination of the workspace, read 100 at a time (rules and the delivery log name them). */
-export async function allDestinations(signal: AbortSignal): Promise<AlertDestination[]> {
-  const destinations: AlertDestination[] = [];
-  for (let page = 1; ; page += 1) {
-    const chunk = await ok(api.GET('/alert-destinations', { params: { query: { page, per_page: 100 } }, signal }));
-    destinations.push(...chunk.data);
-    if (page >= chunk.pagination.total_pages) return destinations;
   }
 }
 

@@ -1,6 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { api, ok } from '../api';
-import { useResource } from '../hooks/useResource';
+import { useApi } from '../hooks/useApi';
 import { Link } from '../router';
 import { storeWorkspaceId } from '../session';
 import type { CurrentUser } from '../types';
@@ -14,9 +13,7 @@ export function WorkspaceSwitcher({ user, profileKey }: { user: CurrentUser; pro
   const current = user.workspace;
   // Reloaded with every profile load (`profileKey`): a switch, a rename, a new workspace or a changed role all come
   // with one.
-  const workspaces = useResource(profileKey, (signal) =>
-    ok(api.GET('/workspaces', { params: { query: { per_page: 100 } }, signal })),
-  );
+  const workspaces = useApi('/workspaces', { params: { query: { per_page: 100 } } }, { reloadOn: profileKey });
   const [chosen, setChosen] = useState<{ for: string; id: string } | null>(null);
   const chosenId = chosen && chosen.for === current.id ? chosen.id : current.id;
 

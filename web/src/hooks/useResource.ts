@@ -20,15 +20,16 @@ interface Settled<T> {
 }
 
 /**
- * The one way pages load data: `key` names what to load (a path with its query, say) and `load` fetches it with the
- * signal it is given. A new key aborts the request in flight and starts another; `null` loads nothing. Whether it is
- * loading is derived from which request the result belongs to, so no state is set synchronously in an effect.
+ * Loads data for a component: `inputs` are what `load` depends on (an id, a page, a filter), compared by value, and
+ * `load` fetches with the signal it is given. New inputs abort the request in flight and start another; `null` loads
+ * nothing. Whether it is loading is derived from which request the result belongs to, so no state is set
+ * synchronously in an effect. A single GET is better loaded with `useApi`, which derives the inputs from the call.
  */
-export function useResource<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>): Resource<T> {
+export function useResource<T>(inputs: unknown, load: (signal: AbortSignal) => Promise<T>): Resource<T> {
   const [version, setVersion] = useState(0);
   const [settled, setSettled] = useState<Settled<T> | null>(null);
   const fetchLatest = useEffectEvent((signal: AbortSignal) => load(signal));
-  const request = key === null ? null : `${version}\u0000${key}`;
+  const request = inputs === null ? null : `${version}\u0000${stableKey(inputs)}`;
 
   useEffect(() => {
     if (request === null) return;
@@ -58,6 +59,15 @@ export function useResource<T>(key: string | null, load: (signal: AbortSignal) =
     reload,
     mutate,
   };
+}
+
+/** JSON with every object's keys sorted, so equal inputs make one key whatever order they were written in. */
+function stableKey(value: unknown): string {
+  return JSON.stringify(value, (_name, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /** Reloads a resource every `ms` while `active` and the tab is visible (collection, a scan in progress). */

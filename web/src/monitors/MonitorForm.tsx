@@ -1,0 +1,162 @@
+import { type FormEvent, useState } from 'react';
+import { ProblemError } from '../api';
+import { SelectField, TextField } from '../components/Field';
+import { ProblemAlert } from '../components/ProblemAlert';
+import { formatInterval } from '../format';
+import { Link, navigate } from '../router';
+import type { Monitor } from '../types';
+import { type Draft, draftOf, saveMonitor } from './monitor-draft';
+import { TrackedValueFields } from './TrackedValueFields';
+
+const INTERVALS = [30, 60, 300, 900, 1800, 3600, 21600, 86400];
+
+/** The form of a new monitor (`monitor` null) or of one to edit; once saved, the monitor's page opens. */
+export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(monitor));
+  const [local, setLocal] = useState<Partial<Record<'name' | 'url', string>>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
+    setDraft((current) => ({ ...current, [field]: value }));
+
+  async function save() {
+    const problems: typeof local = {};
+    if (!draft.name.trim()) problems.name = 'Give the monitor a name, such as the page it watches.';
+    if (!draft.url.trim())
+      problems.url = 'Enter the address of the page to check, such as https://example.com/pricing.';
+    setLocal(problems);
+    setError(null);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    try {
+      const saved = await saveMonitor(monitor, draft);
+      navigate(`/monitors/${saved.id}`);
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void save();
+  }
+
+  // The API's message for exactly this field (a row's own fields are named `tracked_values[0].selector`).
+  const apiField = (field: string) =>
+    error instanceof ProblemError ? error.problem.errors?.find((item) => item.field === field)?.message : undefined;
+  const intervals = INTERVALS.includes(draft.interval)
+    ? INTERVALS
+    : [...INTERVALS, draft.interval].sort((a, b) => a - b);
+  const invalid = error instanceof ProblemError && error.code === 'validation_failed';
+
+  return (
+    <form className="card form monitor-form" onSubmit={submit} noValidate>
+      {invalid ? (
+        <ProblemAlert error={error} title="The monitor was not saved: correct the fields marked below" />
+      ) : (
+        <ProblemAlert error={error} />
+      )}
+      <TextField
+        id="monitor-name"
+        label="Name"
+        required
+        maxLength={200}
+        value={draft.name}
+        onChange={(value) => set('name', value)}
+        error={local.name ?? apiField('name')}
+      />
+      <TextField
+        id="monitor-url"
+        type="url"
+        label="URL"
+        required
+        maxLength={2048}
+        inputMode="url"
+        spellCheck={false}
+        placeholder="https://example.com/pricing"
+        hint="A public http(s) address."
+        value={draft.url}
+        onChange={(value) => set('url', value)}
+        error={local.url ?? apiField('url')}
+      />
+      <SelectField
+        id="monitor-interval"
+        label="Check every"
+        value={String(draft.interval)}
+        onChange={(value) => set('interval', Number(value))}
+        options={intervals.map((seconds) => ({ value: String(seconds), label: formatInterval(seconds) }))}
+        error={apiField('interval_seconds')}
+      />
+      <TextField
+        id="monitor-regions"
+        label="Regions"
+        optional={!monitor}
+        spellCheck={false}
+        hint="Where to check from, separated by commas (such as eu, us). Empty: the service's first region."
+        value={draft.regions}
+        onChange={(value) => set('regions', value)}
+        error={apiField('regions')}
+      />
+      <fieldset className="field">
+        <legend>Mode</legend>
+        <ul className="scope-options">
+          {(
+            [
+              ['http', 'HTTP', 'Fetches the page: fast and light.'],
+              ['browser', 'Browser', 'Renders the page in Chromium and keeps screenshots of each change.'],
+            ] as const
+          ).map(([mode, label, grants]) => (
+            <li key={mode} className="check">
+              <input
+                id={`monitor-mode-${mode}`}
+                type="radio"
+                name="monitor-mode"
+                value={mode}
+                checked={draft.mode === mode}
+                onChange={() => set('mode', mode)}
+                aria-describedby={`monitor-mode-${mode}-grants`}
+              />
+              <label htmlFor={`monitor-mode-${mode}`}>{label}</label>
+              <span id={`monitor-mode-${mode}-grants`} className="scope-grants">
+                {grants}
+              </span>
+            </li>
+          ))}
+        </ul>
+        {apiField('mode') ? <p className="field-error">{apiField('mode')}</p> : null}
+      </fieldset>
+      <TextField
+        id="monitor-keyword"
+        label="Keyword"
+        optional
+        maxLength={500}
+        hint="Text that must appear on the page (within the selector, when set) for a check to pass."
+        value={draft.keyword}
+        onChange={(value) => set('keyword', value)}
+        error={apiField('keyword')}
+      />
+      <TextField
+        id="monitor-selector"
+        label="Selector"
+        optional
+        maxLength={500}
+        spellCheck={false}
+        placeholder="main"
+        hint="A CSS selector for the part of the page to watch; a check fails when nothing matches."
+        value={draft.selector}
+        onChange={(value) => set('selector', value)}
+        error={apiField('selector')}
+      />
+      <TrackedValueFields tracked={draft.tracked} onChange={(tracked) => set('tracked', tracked)} apiField={apiField} />
+      <div className="button-row">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : monitor ? 'Save changes' : 'Create monitor'}
+        </button>
+        <Link className="button button-secondary" to={monitor ? `/monitors/${monitor.id}` : '/monitors'}>
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}

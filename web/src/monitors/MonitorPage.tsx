@@ -1,0 +1,131 @@
+import { ProblemError } from '../api';
+import { useApi } from '../hooks/useApi';
+import { canWrite } from '../permissions';
+
+import { ResourceView } from '../components/ResourceView';
+import { usePageTitle } from '../components/usePageTitle';
+import { formatDateTime, formatInterval } from '../format';
+import { Link } from '../router';
+import type { CurrentUser, Monitor } from '../types';
+
+import { AlertRules } from './AlertRules';
+import { BadgeCard } from './BadgeCard';
+import { MonitorActions, useMonitorActions } from './MonitorActions';
+import { MonitorStatusBadge, RegionBadges } from './MonitorBits';
+import { Timeline } from './Timeline';
+import { TrackedValues } from './TrackedValues';
+import { UptimeSection } from './UptimeSection';
+
+export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
+  const mayWrite = canWrite(me);
+  const resource = useApi('/monitors/{id}', { params: { path: { id } } });
+  const monitor = resource.data;
+  usePageTitle(monitor ? `${monitor.name} · Monitor` : 'Monitor');
+  const actions = useMonitorActions((updated) => resource.mutate(() => updated));
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link to="/monitors">Monitors</Link>
+          </li>
+          {monitor ? (
+            <li>
+              <span aria-current="page">{monitor.name}</span>
+            </li>
+          ) : null}
+        </ol>
+      </nav>
+      {!monitor && resource.error ? <h1>Monitor</h1> : null}
+      <ResourceView
+        resource={resource}
+        loadingText="Loading monitor…"
+        errorTitle={
+          resource.error instanceof ProblemError && resource.error.status === 404 ? 'Monitor not found' : undefined
+        }
+      >
+        {(loaded) => (
+          <>
+            <div className="page-header">
+              <div>
+                <h1>{loaded.name}</h1>
+                <p className="check-badges">
+                  <MonitorStatusBadge status={loaded.status} />
+                  <span className="url muted">{loaded.url}</span>
+                </p>
+              </div>
+              <div className="button-row">
+                <Link to={`/accessibility?monitor=${loaded.id}`} className="button button-secondary button-small">
+                  Accessibility scans
+                </Link>
+                {mayWrite ? (
+                  <>
+                    <Link to={`/monitors/${loaded.id}/edit`} className="button button-secondary button-small">
+                      Edit<span className="visually-hidden"> {loaded.name}</span>
+                    </Link>
+                    <MonitorActions monitor={loaded} actions={actions} />
+                  </>
+                ) : null}
+              </div>
+            </div>
+            {actions.feedback}
+            <Facts monitor={loaded} />
+            <UptimeSection monitor={loaded} />
+            <div className="monitor-layout">
+              <Timeline monitor={loaded} />
+              <div className="monitor-side">
+                <TrackedValues monitor={loaded} />
+                <AlertRules monitor={loaded} me={me} />
+                <BadgeCard monitor={loaded} mayWrite={mayWrite} onChanged={(next) => resource.mutate(() => next)} />
+              </div>
+            </div>
+          </>
+        )}
+      </ResourceView>
+    </>
+  );
+}
+
+function Facts({ monitor }: { monitor: Monitor }) {
+  return (
+    <dl className="meta-grid monitor-facts">
+      <div>
+        <dt>Mode</dt>
+        <dd>{monitor.mode === 'browser' ? 'Browser (Chromium, with screenshots)' : 'HTTP'}</dd>
+      </div>
+      <div>
+        <dt>Checked every</dt>
+        <dd>{formatInterval(monitor.interval_seconds)}</dd>
+      </div>
+      <div>
+        <dt>Regions</dt>
+        <dd>
+          <RegionBadges regions={monitor.regions} />
+        </dd>
+      </div>
+      <div>
+        <dt>Last check</dt>
+        <dd>{monitor.last_checked_at ? formatDateTime(monitor.last_checked_at) : 'Not yet'}</dd>
+      </div>
+      <div>
+        <dt>Next check</dt>
+        <dd>{monitor.paused ? 'Paused' : formatDateTime(monitor.next_check_at)}</dd>
+      </div>
+      <div>
+        <dt>Keyword</dt>
+        <dd>{monitor.keyword ? <code className="value">{monitor.keyword}</code> : 'None'}</dd>
+      </div>
+      <div>
+        <dt>Selector</dt>
+        <dd>{monitor.selector ? <code className="value">{monitor.selector}</code> : 'The whole page'}</dd>
+      </div>
+      <div>
+        <dt>Expected status</dt>
+        <dd>
+          {monitor.expected_status.min}–{monitor.expected_status.max}
+        </dd>
+      </div>
+    </dl>
+  );
+}

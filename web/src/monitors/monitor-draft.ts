@@ -1,0 +1,87 @@
+import { api, ok } from '../api';
+import type { Monitor, MonitorMode, TrackedValueKind } from '../types';
+
+/** A tracked value as its form row holds it. */
+export interface TrackedDraft {
+  /** Stable across edits, so a removed row takes its inputs with it. */
+  key: number;
+  name: string;
+  selector: string;
+  kind: TrackedValueKind;
+}
+
+/** The monitor form's fields, as typed. */
+export interface Draft {
+  name: string;
+  url: string;
+  interval: number;
+  regions: string;
+  mode: MonitorMode;
+  keyword: string;
+  selector: string;
+  tracked: TrackedDraft[];
+}
+
+export function draftOf(monitor: Monitor | null): Draft {
+  return {
+    name: monitor?.name ?? '',
+    url: monitor?.url ?? '',
+    interval: monitor?.interval_seconds ?? 300,
+    regions: monitor?.regions.join(', ') ?? '',
+    mode: monitor?.mode ?? 'http',
+    keyword: monitor?.keyword ?? '',
+    selector: monitor?.selector ?? '',
+    tracked: (monitor?.tracked_values ?? []).map((value, index) => ({ key: index, ...value })),
+  };
+}
+
+const regionList = (text: string) =>
+  text
+    .split(',')
+    .map((region) => region.trim())
+    .filter(Boolean);
+
+/** Creates the monitor, or saves the changes to it (its regions with a call of their own); answers it as saved. */
+export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promise<Monitor> {
+  const tracked_values = draft.tracked.map(({ name, selector, kind }) => ({
+    name: name.trim(),
+    selector: selector.trim(),
+    kind,
+  }));
+  const regions = regionList(draft.regions);
+  if (!monitor) {
+    return ok(
+      api.POST('/monitors', {
+        body: {
+          name: draft.name.trim(),
+          url: draft.url.trim(),
+          mode: draft.mode,
+          interval_seconds: draft.interval,
+          ...(draft.keyword.trim() ? { keyword: draft.keyword.trim() } : {}),
+          ...(draft.selector.trim() ? { selector: draft.selector.trim() } : {}),
+          ...(regions.length ? { regions } : {}),
+          tracked_values,
+        },
+      }),
+    );
+  }
+  const path = { params: { path: { id: monitor.id } } };
+  const saved = await ok(
+    api.PATCH('/monitors/{id}', {
+      ...path,
+      body: {
+        name: draft.name.trim(),
+        url: draft.url.trim(),
+        mode: draft.mode,
+        interval_seconds: draft.interval,
+        keyword: draft.keyword.trim() || null,
+        selector: draft.selector.trim() || null,
+        tracked_values,
+      },
+    }),
+  );
+  if (regions.length && regions.join(',') !== monitor.regions.join(',')) {
+    return ok(api.PUT('/monitors/{id}/regions', { ...path, body: { regions } }));
+  }
+  return saved;
+}
