@@ -4,10 +4,10 @@ import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime } from '../format';
 import { useApi } from '../hooks/useApi';
 import { usePolling } from '../hooks/useResource';
-import { Link } from '../router';
 import type { CurrentUser } from '../types';
 import { ReportView } from './ReportView';
 import { inProgress, POLL_MS } from './scan-status';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/accessibility/scans/:id`: a scan's progress, then its report against the baseline, and attestation. */
 export function A11yScanPage({ id, me }: { id: string; me: CurrentUser }) {
@@ -20,20 +20,10 @@ export function A11yScanPage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/accessibility">Accessibility</Link>
-          </li>
-          {scan ? (
-            <li>
-              <span aria-current="page">
-                {name}, {formatDateTime(scan.created_at)}
-              </span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb
+        trail={[{ to: '/accessibility', label: 'Accessibility' }]}
+        current={scan ? `${name}, ${formatDateTime(scan.created_at)}` : null}
+      />
       {!report.data && report.error ? <h1>Accessibility scan</h1> : null}
       <ResourceView
         resource={report}

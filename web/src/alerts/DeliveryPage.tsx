@@ -18,6 +18,7 @@ import { canWrite } from '../permissions';
 import { Link } from '../router';
 import type { CurrentUser, WebhookDelivery } from '../types';
 import { Attempts, RequestSent } from './DeliveryAttempts';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/alerts/deliveries/:id`: one delivery with every attempt, what was sent, and a way to send it again. */
 export function DeliveryPage({ id, me }: { id: string; me: CurrentUser }) {
@@ -35,21 +36,13 @@ export function DeliveryPage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/alerts">Alerts</Link>
-          </li>
-          <li>
-            <Link to="/alerts/deliveries">Delivery log</Link>
-          </li>
-          {loaded ? (
-            <li>
-              <span aria-current="page">{title}</span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb
+        trail={[
+          { to: '/alerts', label: 'Alerts' },
+          { to: '/alerts/deliveries', label: 'Delivery log' },
+        ]}
+        current={loaded ? title : null}
+      />
       {!loaded && delivery.error ? <h1>Delivery</h1> : null}
       <ResourceView
         resource={delivery}

@@ -4,9 +4,9 @@ import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime } from '../format';
 import { useApi } from '../hooks/useApi';
 import { canWrite } from '../permissions';
-import { Link } from '../router';
 import type { CurrentUser } from '../types';
 import { ChangeView } from './ChangeView';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/changes/:id`: one change, its diff and summary, and the person's verdict on it. */
 export function ChangePage({ id, me }: { id: string; me: CurrentUser }) {
@@ -16,18 +16,10 @@ export function ChangePage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/changes">Changes</Link>
-          </li>
-          {change.data ? (
-            <li>
-              <span aria-current="page">{formatDateTime(change.data.detected_at)}</span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb
+        trail={[{ to: '/changes', label: 'Changes' }]}
+        current={change.data ? formatDateTime(change.data.detected_at) : null}
+      />
       {!change.data && change.error ? <h1>Change</h1> : null}
       <ResourceView
         resource={change}

@@ -3,11 +3,12 @@ import { ResourceView } from '../components/ResourceView';
 import { usePageTitle } from '../components/usePageTitle';
 import { useApi } from '../hooks/useApi';
 import { usePolling } from '../hooks/useResource';
-import { Link, navigate, pageParam, useLocation, withQuery } from '../router';
+import { navigate, pageParam, useLocation, withQuery } from '../router';
 import type { CurrentUser } from '../types';
 import { inProgress, POLL_MS } from './crawl-status';
 import { CrawlProgress } from './CrawlProgress';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, PagePicker } from './PagePicker';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/crawls/:id`: a crawl's progress and outcome, and its pages to pick from and monitor. */
 export function CrawlPage({ id, me }: { id: string; me: CurrentUser }) {
@@ -29,18 +30,7 @@ export function CrawlPage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/crawls">Crawl</Link>
-          </li>
-          {loaded ? (
-            <li>
-              <span aria-current="page">{loaded.url}</span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ to: '/crawls', label: 'Crawl' }]} current={loaded ? loaded.url : null} />
       {!loaded && crawl.error ? <h1>Crawl</h1> : null}
       <ResourceView
         resource={crawl}

@@ -2,9 +2,9 @@ import { ResourceView } from '../components/ResourceView';
 import { usePageTitle } from '../components/usePageTitle';
 import { useApi } from '../hooks/useApi';
 import { canWrite } from '../permissions';
-import { Link } from '../router';
 import type { CurrentUser } from '../types';
 import { MonitorForm } from './MonitorForm';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/monitors/new` and `/monitors/:id/edit`. */
 export function MonitorFormPage({ id, me }: { id: string | null; me: CurrentUser }) {
@@ -14,21 +14,13 @@ export function MonitorFormPage({ id, me }: { id: string | null; me: CurrentUser
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/monitors">Monitors</Link>
-          </li>
-          {id && monitor.data ? (
-            <li>
-              <Link to={`/monitors/${id}`}>{monitor.data.name}</Link>
-            </li>
-          ) : null}
-          <li>
-            <span aria-current="page">{id ? 'Edit' : 'New monitor'}</span>
-          </li>
-        </ol>
-      </nav>
+      <Breadcrumb
+        trail={[
+          { to: '/monitors', label: 'Monitors' },
+          ...(id && monitor.data ? [{ to: `/monitors/${id}`, label: monitor.data.name }] : []),
+        ]}
+        current={id ? 'Edit' : 'New monitor'}
+      />
       <div className="page-header">
         <div>
           <h1>{id ? `Edit ${monitor.data?.name ?? 'monitor'}` : 'New monitor'}</h1>

@@ -15,6 +15,7 @@ import { MonitorStatusBadge, RegionBadges } from './MonitorBits';
 import { Timeline } from './Timeline';
 import { TrackedValues } from './TrackedValues';
 import { UptimeSection } from './UptimeSection';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
   const mayWrite = canWrite(me);
@@ -25,18 +26,7 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/monitors">Monitors</Link>
-          </li>
-          {monitor ? (
-            <li>
-              <span aria-current="page">{monitor.name}</span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ to: '/monitors', label: 'Monitors' }]} current={monitor ? monitor.name : null} />
       {!monitor && resource.error ? <h1>Monitor</h1> : null}
       <ResourceView
         resource={resource}

@@ -6,12 +6,14 @@ import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime } from '../format';
 import { useApi } from '../hooks/useApi';
 import { usePolling } from '../hooks/useResource';
-import { Link } from '../router';
 import type { Artifact, CurrentUser, ReleaseCheck } from '../types';
 import { isCollecting, POLL_MS } from './check-state';
 import { Evidence } from './Evidence';
 import { History } from './History';
 import { ReviewPanel } from './ReviewPanel';
+import { Breadcrumb } from '../components/Breadcrumb';
+
+const TRAIL = [{ to: '/release-checks', label: 'Release checks' }];
 
 export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
   const resource = useApi('/release-checks/{id}', { params: { path: { id } } });
@@ -45,7 +47,7 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
   if (!check) {
     return (
       <>
-        <Breadcrumb name={null} />
+        <Breadcrumb trail={TRAIL} current={null} />
         {error ? (
           <>
             <h1>Release check</h1>
@@ -67,7 +69,7 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
   const collecting = isCollecting(check);
   return (
     <>
-      <Breadcrumb name={check.name} />
+      <Breadcrumb trail={TRAIL} current={check.name} />
       <div className="page-header check-header">
         <div>
           <h1>{check.name}</h1>
@@ -159,23 +161,6 @@ export function ReleaseCheckPage({ id, me }: { id: string; me: CurrentUser }) {
         </div>
       </div>
     </>
-  );
-}
-
-function Breadcrumb({ name }: { name: string | null }) {
-  return (
-    <nav aria-label="Breadcrumb" className="breadcrumb">
-      <ol>
-        <li>
-          <Link to="/release-checks">Release checks</Link>
-        </li>
-        {name ? (
-          <li>
-            <span aria-current="page">{name}</span>
-          </li>
-        ) : null}
-      </ol>
-    </nav>
   );
 }
 

@@ -8,13 +8,14 @@ import { plural } from '../format';
 import { useApi } from '../hooks/useApi';
 import { usePolling } from '../hooks/useResource';
 import { canWrite } from '../permissions';
-import { Link, navigate } from '../router';
+import { navigate } from '../router';
 import type { CurrentUser } from '../types';
 import { reportFormatName, reportTypeLabel, runInProgress } from './ReportBits';
 import { POLL_MS } from './ReportBits';
 import { ReportFacts } from './ReportFacts';
 import { ReportProgress } from './ReportProgress';
 import { Runs } from './Runs';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/reports/:id`: a report: generate it (with its progress), its runs with their files, delete it. */
 export function ReportPage({ id, me }: { id: string; me: CurrentUser }) {
@@ -47,18 +48,7 @@ export function ReportPage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/reports">Reports</Link>
-          </li>
-          {report ? (
-            <li>
-              <span aria-current="page">{report.name}</span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ to: '/reports', label: 'Reports' }]} current={report ? report.name : null} />
       {!report && resource.error ? <h1>Report</h1> : null}
       <ResourceView
         resource={resource}

@@ -5,12 +5,12 @@ import { usePageTitle } from '../components/usePageTitle';
 import { useAllMonitors } from '../hooks/useAllMonitors';
 import { useApi } from '../hooks/useApi';
 import { canWrite } from '../permissions';
-import { Link } from '../router';
 import type { CurrentUser, Monitor } from '../types';
 import { ComponentsView } from './ComponentsView';
 import { Incidents } from './Incidents';
 import { StatusPageForm } from './StatusPageForm';
 import { StatusPageHeader } from './StatusPageHeader';
+import { Breadcrumb } from '../components/Breadcrumb';
 
 /** `/status-pages/:id`: one status page: publish or unpublish, its address, its components and its incidents. */
 export function StatusPagePage({ id, me }: { id: string; me: CurrentUser }) {
@@ -21,18 +21,7 @@ export function StatusPagePage({ id, me }: { id: string; me: CurrentUser }) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to="/status-pages">Status pages</Link>
-          </li>
-          {page ? (
-            <li>
-              <span aria-current="page">{page.title}</span>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumb trail={[{ to: '/status-pages', label: 'Status pages' }]} current={page ? page.title : null} />
       {!page && resource.error ? <h1>Status page</h1> : null}
       <ResourceView
         resource={resource}
