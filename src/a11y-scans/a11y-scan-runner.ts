@@ -6,7 +6,7 @@ import type { Queue } from 'bull';
 import type { AxeFinding, Viewport } from '../../libs/capture';
 import { placeFindings } from '../../libs/compare';
 import { CaptureEngineProvider } from '../capture/capture-engine.provider';
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, jobUnitOfWork } from '../common/tenancy/workspace-scope';
 import { recordEvent } from '../events/outbox';
 import { MetricsService } from '../metrics/metrics.service';
 import { type A11yScanJob, a11yScanJobId, a11yScanJobOptions, JOBS, QUEUES } from '../queues/jobs';
@@ -36,14 +36,15 @@ export class A11yScanRunner {
   }
 
   async run(job: A11yScanJob): Promise<void> {
-    const em = acrossWorkspaces(this.orm.em);
+    const em = await jobUnitOfWork(this.orm.em, A11yScan, job.scanId);
+    if (!em) return;
     const unfinished = { id: job.scanId, status: { $in: ['queued', 'running'] as const } };
     if (!(await em.nativeUpdate(A11yScan, unfinished, { status: 'running' }))) return;
     const scan = await em.findOneOrFail(A11yScan, { id: job.scanId });
     const started = performance.now();
     const outcome = await this.scan(scan.url, scan.viewports);
     this.metrics.a11yScanEnded('failure' in outcome ? 'failed' : 'completed', (performance.now() - started) / 1000);
-    await this.finish(scan.id, outcome);
+    await this.finish(em, scan.id, outcome);
   }
 
   /**
@@ -51,8 +52,9 @@ export class A11yScanRunner {
    * speaks of the page only; what went wrong inside is in the worker's log.
    */
   async recordFailure(job: A11yScanJob): Promise<void> {
+    const em = await jobUnitOfWork(this.orm.em, A11yScan, job.scanId);
     const message = 'the page could not be scanned; start a new scan';
-    await this.finish(job.scanId, { failure: { reason: 'capture_failed', status_code: null, message } });
+    if (em) await this.finish(em, job.scanId, { failure: { reason: 'capture_failed', status_code: null, message } });
   }
 
   /** Re-queues unfinished scans whose job was lost (Redis emptied) and ends those whose job failed for good. */
@@ -91,8 +93,8 @@ export class A11yScanRunner {
   }
 
   /** Writes the outcome under the scan's row lock, unless another run ended the scan first. */
-  private async finish(scanId: string, outcome: Outcome): Promise<void> {
-    await acrossWorkspaces(this.orm.em).transactional(async (em) => {
+  private async finish(jobEm: EntityManager, scanId: string, outcome: Outcome): Promise<void> {
+    await jobEm.transactional(async (em) => {
       const scan = await em.findOne(A11yScan, { id: scanId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!scan || scan.status === 'completed' || scan.status === 'failed') return;
       scan.completedAt = new Date();

@@ -5,7 +5,7 @@ import type { ApiKeyPrincipal, WorkspacePrincipal } from '../common/auth/princip
 import type { Scope } from '../common/auth/scopes';
 import { DomainError, InsufficientScope, NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
-import { acrossWorkspaces, scopeToWorkspace } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { User } from '../users/user.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
@@ -202,16 +202,16 @@ export class ApiKeysService {
   private recordUse(keyId: string, workspaceId: string, at: Date): void {
     // A separate unit of work (this write must not wait for, or ride along with, the request's own flush), in the
     // key's workspace: seeing every workspace is not what it needs.
-    const em = this.em.fork();
-    scopeToWorkspace(em, workspaceId);
-    em.nativeUpdate(
-      ApiKey,
-      {
-        id: keyId,
-        $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(at.getTime() - LAST_USED_RESOLUTION_MS) } }],
-      },
-      { lastUsedAt: at },
-    ).catch((error: unknown) => this.logger.warn({ err: error }, 'could not record key use'));
+    workspaceUnitOfWork(this.em, workspaceId)
+      .nativeUpdate(
+        ApiKey,
+        {
+          id: keyId,
+          $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: new Date(at.getTime() - LAST_USED_RESOLUTION_MS) } }],
+        },
+        { lastUsedAt: at },
+      )
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record key use'));
   }
 
   private toDto(key: ApiKey): ApiKeyDto {

@@ -4,7 +4,7 @@ import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { HostLimiter, PoliteFetcher } from '../../libs/crawl';
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, inWorkspace, jobUnitOfWork } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { recordEvent } from '../events/outbox';
 import { MetricsService } from '../metrics/metrics.service';
@@ -44,7 +44,8 @@ export class CrawlRunner {
   }
 
   async run(job: CrawlJob): Promise<void> {
-    const em = acrossWorkspaces(this.orm.em);
+    const em = await jobUnitOfWork(this.orm.em, Crawl, job.crawlId);
+    if (!em) return;
     const unfinished = { id: job.crawlId, status: { $in: ['queued', 'running'] as const } };
     if (!(await em.nativeUpdate(Crawl, unfinished, { status: 'running' }))) return;
     const crawl = await em.findOneOrFail(Crawl, { id: job.crawlId });
@@ -69,13 +70,14 @@ export class CrawlRunner {
         onPageFetched: (outcome) => this.metrics.crawlPageFetched(outcome.kind),
       },
     );
-    await this.finish(crawl.id, await session.run());
+    await this.finish(em, crawl.id, await session.run());
   }
 
   /** A job that failed on every attempt ends its crawl; the pages found so far stay. */
   async recordFailure(job: CrawlJob): Promise<void> {
+    const em = await jobUnitOfWork(this.orm.em, Crawl, job.crawlId);
     const message = 'the crawl could not go on; start a new crawl';
-    await this.finish(job.crawlId, { status: 'failed', failure: { reason: 'interrupted', message } });
+    if (em) await this.finish(em, job.crawlId, { status: 'failed', failure: { reason: 'interrupted', message } });
   }
 
   /** Re-queues unfinished crawls whose job was lost (Redis emptied) and ends those whose job failed for good. */
@@ -97,8 +99,8 @@ export class CrawlRunner {
    * Ends the crawl under its row lock, unless it ended already (cancelled meanwhile): duplicates by canonical link
    * are settled, and `crawl.completed` is recorded in the same transaction.
    */
-  private async finish(crawlId: string, end: CrawlEnd): Promise<void> {
-    await acrossWorkspaces(this.orm.em).transactional(async (em) => {
+  private async finish(jobEm: EntityManager, crawlId: string, end: CrawlEnd): Promise<void> {
+    await jobEm.transactional(async (em) => {
       const crawl = await em.findOne(Crawl, { id: crawlId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!crawl || (crawl.status !== 'queued' && crawl.status !== 'running')) return;
       if (end.status === 'completed') await settleCanonicalDuplicates(em, crawl.id);
@@ -118,7 +120,9 @@ export class CrawlRunner {
 async function settleCanonicalDuplicates(em: EntityManager, crawlId: string): Promise<void> {
   await em.execute(
     `update crawl_urls p set state = 'skipped', skip_reason = 'duplicate'
-      where p.crawl_id = ? and p.state = 'page' and p.canonical is not null
+      from crawls c
+      where c.id = p.crawl_id and ${inWorkspace(em, 'c.workspace_id')}
+        and p.crawl_id = ? and p.state = 'page' and p.canonical is not null
         and p.canonical <> p.url and p.canonical <> coalesce(p.final_url, p.url)
         and exists (
           select 1 from crawl_urls q
@@ -133,7 +137,8 @@ async function settleCanonicalDuplicates(em: EntityManager, crawlId: string): Pr
 /** Records `crawl.completed` (for every end: completed, failed or cancelled) in the caller's transaction. */
 export async function recordCrawlEnded(em: EntityManager, crawl: Crawl): Promise<void> {
   const [{ pages }] = await em.execute<{ pages: number }[]>(
-    `select count(*)::int as pages from crawl_urls where crawl_id = ? and state = 'page'`,
+    `select count(*)::int as pages from crawl_urls u join crawls c on c.id = u.crawl_id
+      where ${inWorkspace(em, 'c.workspace_id')} and u.crawl_id = ? and u.state = 'page'`,
     [crawl.id],
   );
   recordEvent(em, {

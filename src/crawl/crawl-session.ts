@@ -12,6 +12,7 @@ import {
   type RobotsRules,
 } from '../../libs/crawl';
 import { decodeBody } from '../../libs/page-check';
+import { inWorkspace } from '../common/tenancy/workspace-scope';
 import type { CrawlFailure, CrawlStopReason } from './entities/crawl.entity';
 import type { CrawlUrlState, FoundVia, SkipReason } from './entities/crawl-url.entity';
 
@@ -128,7 +129,8 @@ export class CrawlSession {
 
   private async loadKnown(): Promise<void> {
     const rows = await this.em.execute<{ url: string; state: CrawlUrlState }[]>(
-      'select url, state from crawl_urls where crawl_id = ?',
+      `select u.url, u.state from crawl_urls u join crawls c on c.id = u.crawl_id
+        where ${inWorkspace(this.em, 'c.workspace_id')} and u.crawl_id = ?`,
       [this.crawl.id],
     );
     for (const row of rows) {
@@ -145,7 +147,8 @@ export class CrawlSession {
 
   private async pendingStart(): Promise<FrontierEntry | null> {
     const [start] = await this.em.execute<FrontierEntry[]>(
-      `select id, url, depth, found_via from crawl_urls where crawl_id = ? and depth = 0 and state = 'pending'`,
+      `select u.id, u.url, u.depth, u.found_via from crawl_urls u join crawls c on c.id = u.crawl_id
+        where ${inWorkspace(this.em, 'c.workspace_id')} and u.crawl_id = ? and u.depth = 0 and u.state = 'pending'`,
       [this.crawl.id],
     );
     return start ?? null;
@@ -170,7 +173,10 @@ export class CrawlSession {
       if (!robots.rules.isAllowed(next)) return robotsDisallowed(next);
       this.robots = robots.rules;
       this.crawl.origin = elsewhere;
-      await this.em.execute('update crawls set origin = ? where id = ?', [elsewhere, this.crawl.id]);
+      await this.em.execute(`update crawls set origin = ? where id = ? and ${inWorkspace(this.em, 'workspace_id')}`, [
+        elsewhere,
+        this.crawl.id,
+      ]);
       url = next;
     }
   }
@@ -231,8 +237,9 @@ export class CrawlSession {
 
   private async pendingBatch(): Promise<FrontierEntry[]> {
     const rows = await this.em.execute<FrontierEntry[]>(
-      `select id, url, depth, found_via from crawl_urls
-        where crawl_id = ? and state = 'pending' order by depth, seq limit ${FRONTIER_BATCH}`,
+      `select u.id, u.url, u.depth, u.found_via from crawl_urls u join crawls c on c.id = u.crawl_id
+        where ${inWorkspace(this.em, 'c.workspace_id')} and u.crawl_id = ? and u.state = 'pending'
+        order by u.depth, u.seq limit ${FRONTIER_BATCH}`,
       [this.crawl.id],
     );
     return rows.filter((row) => !this.claimed.has(row.id));
@@ -349,12 +356,13 @@ export class CrawlSession {
       if (urls.length > 0) {
         await tx.execute(
           `insert into crawl_urls (id, crawl_id, url, depth, found_via, state, skip_reason)
-           select v.id, ?, v.url, v.depth, v.found_via, v.state, v.skip_reason
+           select v.id, c.id, v.url, v.depth, v.found_via, v.state, v.skip_reason
              from jsonb_to_recordset(?::jsonb) as v(id uuid, url text, depth int, found_via text, state text,
                                                    skip_reason text, n int)
+             join crawls c on c.id = ? and ${inWorkspace(tx, 'c.workspace_id')}
             order by v.n
            on conflict (crawl_id, url) do nothing`,
-          [this.crawl.id, JSON.stringify(urls)],
+          [JSON.stringify(urls), this.crawl.id],
           'run',
         );
       }
@@ -364,7 +372,8 @@ export class CrawlSession {
                   status_code = v.status_code, title = v.title, canonical = v.canonical, noindex = v.noindex
              from jsonb_to_recordset(?::jsonb) as v(id uuid, state text, skip_reason text, final_url text,
                                                    status_code int, title text, canonical text, noindex boolean)
-            where c.id = v.id and c.crawl_id = ? and c.state = 'pending'`,
+             join crawls w on ${inWorkspace(tx, 'w.workspace_id')}
+            where w.id = c.crawl_id and c.id = v.id and c.crawl_id = ? and c.state = 'pending'`,
           [JSON.stringify(results), this.crawl.id],
           'run',
         );
@@ -373,7 +382,8 @@ export class CrawlSession {
       if (sitemapsRead || tooDeep) {
         await tx.execute(
           `update crawls set depth_limited = depth_limited or ?,
-                  sitemaps_read_at = case when ? then now() else sitemaps_read_at end where id = ?`,
+                  sitemaps_read_at = case when ? then now() else sitemaps_read_at end
+            where id = ? and ${inWorkspace(tx, 'workspace_id')}`,
           [tooDeep, sitemapsRead, this.crawl.id],
           'run',
         );
@@ -390,7 +400,7 @@ export class CrawlSession {
     const [{ pending, depth_limited }] = await this.em.execute<{ pending: number; depth_limited: boolean }[]>(
       `select (select count(*)::int from crawl_urls where crawl_id = c.id and state = 'pending') as pending,
               c.depth_limited
-         from crawls c where c.id = ?`,
+         from crawls c where c.id = ? and ${inWorkspace(this.em, 'c.workspace_id')}`,
       [this.crawl.id],
     );
     const stopReason = pending > 0 ? 'max_pages' : depth_limited ? 'max_depth' : null;

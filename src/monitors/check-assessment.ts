@@ -12,6 +12,7 @@ import {
 } from '../../libs/compare';
 import type { ExtractedContent } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
+import { inWorkspace, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import type { MetadataFieldChange } from '../changes/entities/change.entity';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import type { Monitor, PageMetadata, Volatility } from './entities/monitor.entity';
@@ -19,7 +20,9 @@ import { type CheckTarget, MonitorCheckRunner, type PageObservation } from './mo
 
 /** What the assessment needs of the monitor: its stored evidence and what it learned moves on its own. */
 export type AssessedMonitor = CheckTarget &
-  Pick<Monitor, 'id' | 'contentHash' | 'screenshotKey' | 'metadata' | 'volatile' | 'visualThreshold'>;
+  Pick<Monitor, 'id' | 'contentHash' | 'screenshotKey' | 'metadata' | 'volatile' | 'visualThreshold'> & {
+    workspaceId: string;
+  };
 
 /** A stable visual difference from the monitor's last screenshot. */
 export interface VisualDifference {
@@ -71,7 +74,7 @@ export class CheckAssessor {
   async assess(monitor: AssessedMonitor): Promise<CheckAssessment> {
     // The stored text is read at most once per check, whichever look needs it first.
     let stored: Promise<string> | null = null;
-    const storedText = () => (stored ??= this.readStoredText(monitor.id));
+    const storedText = () => (stored ??= this.readStoredText(monitor));
     const first = await this.runner.observe(monitor);
     const baseline = await this.baselineScreenshot(monitor, first);
     const firstLook = await this.judge(monitor, first, monitor.volatile, baseline, storedText);
@@ -176,15 +179,14 @@ export class CheckAssessor {
   }
 
   /** The text the page had: read only when the content moved, since most checks never need it. */
-  private async readStoredText(monitorId: string): Promise<string> {
+  private async readStoredText(monitor: AssessedMonitor): Promise<string> {
+    const em = workspaceUnitOfWork(this.orm.em, monitor.workspaceId);
     const [stored] = await whenDatabaseAnswers(() =>
-      this.orm.em
-        .getConnection()
-        .execute<{ content_text: string | null }[]>(
-          'select content_text from monitors where id = ?',
-          [monitorId],
-          'all',
-        ),
+      em.execute<{ content_text: string | null }[]>(
+        `select content_text from monitors where id = ? and ${inWorkspace(em, 'workspace_id')}`,
+        [monitor.id],
+        'all',
+      ),
     );
     return stored?.content_text ?? '';
   }

@@ -16,7 +16,7 @@ import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change, type MetadataFieldChange } from '../changes/entities/change.entity';
 import { raiseAlerts } from '../alerts/alert-evaluator';
 import type { IncidentRule } from '../alerts/rule-transition';
-import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
+import { inWorkspace, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import { monitorCheckJobId, type MonitorCheckJob } from '../queues/jobs';
@@ -50,6 +50,7 @@ type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null 
 
 interface MonitorToCheckRow {
   id: string;
+  workspace_id: string;
   url: string;
   mode: MonitorMode;
   timeout_seconds: number;
@@ -149,7 +150,7 @@ export class MonitorCheckRecorder {
     // Safe to repeat: a commit whose answer the restart cut off may have gone through, and is found under the lock.
     return whenDatabaseAnswers(
       () =>
-        acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+        workspaceUnitOfWork(this.orm.em, monitor.workspaceId).transactional(async (tx) => {
           const locked = await tx.findOneOrFail(
             Monitor,
             { id: monitor.id },
@@ -206,11 +207,12 @@ export class MonitorCheckRecorder {
   /**
    * What a check needs of its monitor (its alert rules and their fingerprint included, to decide whether the check is
    * routine), and the result already recorded for the slot, in one statement without the ORM: this runs for every
-   * check, and most checks need nothing more.
+   * check, and most checks need nothing more. It is the job's own row, read across workspaces to learn whose it is:
+   * everything after it runs in the monitor's workspace.
    */
   private async monitorToCheck(monitorId: string, region: string, scheduledFor: Date): Promise<MonitorToCheck | null> {
     const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
-      `select m.id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
+      `select m.id, m.workspace_id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
               m.screenshot_key, m.metadata, m.volatile, m.visual_threshold, m.created_at,
               rules.list as rules, md5(rules.list::text) as rules_fingerprint,
@@ -224,6 +226,7 @@ export class MonitorCheckRecorder {
     if (!row) return null;
     return {
       id: row.id,
+      workspaceId: row.workspace_id,
       url: row.url,
       mode: row.mode,
       timeoutSeconds: row.timeout_seconds,
@@ -283,12 +286,13 @@ export class MonitorCheckRecorder {
   ): Promise<void> {
     await tx.execute(
       `insert into monitor_check_rollups (monitor_id, region, hour, checks, passed, response_ms_sum)
-       values (?, ?, date_trunc('hour', ?::timestamptz), 1, ?, ?)
+       select m.id, ?, date_trunc('hour', ?::timestamptz), 1, ?, ?
+         from monitors m where m.id = ? and ${inWorkspace(tx, 'm.workspace_id')}
        on conflict (monitor_id, region, hour) do update set
          checks = monitor_check_rollups.checks + 1,
          passed = monitor_check_rollups.passed + excluded.passed,
          response_ms_sum = monitor_check_rollups.response_ms_sum + excluded.response_ms_sum`,
-      [monitorId, region, checkedAt.toISOString(), observation.ok ? 1 : 0, observation.responseTimeMs],
+      [region, checkedAt.toISOString(), observation.ok ? 1 : 0, observation.responseTimeMs, monitorId],
       'run',
     );
   }

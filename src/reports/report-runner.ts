@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { CaptureEngineProvider } from '../capture/capture-engine.provider';
-import { acrossWorkspaces, scopeToWorkspace } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { UptimeReader } from '../monitors/uptime-reader';
 import { JOBS, QUEUES, type ReportJob, reportJobId, reportJobOptions } from '../queues/jobs';
 import type { ReportDocument } from './dto/reports.dto';
@@ -44,15 +44,17 @@ export class ReportRunner {
   }
 
   async run({ runId }: ReportJob): Promise<void> {
-    const em = acrossWorkspaces(this.orm.em);
-    const run = await em.findOne(ReportRun, { id: runId, status: { $in: [...UNFINISHED] } }, { populate: ['report'] });
+    // The job's own row, read across workspaces to learn whose it is; the rest runs in the report's workspace only.
+    const run = await acrossWorkspaces(this.orm.em).findOne(
+      ReportRun,
+      { id: runId, status: { $in: [...UNFINISHED] } },
+      { populate: ['report'] },
+    );
     if (!run) return;
-    await em.nativeUpdate(ReportRun, { id: run.id, status: { $in: [...UNFINISHED] } }, { status: 'generating' });
     const report = run.report;
-    // The content is read in the report's workspace only: the tenancy filter, not hand-written conditions.
-    const scoped = this.orm.em.fork();
-    scopeToWorkspace(scoped, report.workspace.id);
-    const document = await new ReportContent(scoped, this.uptime).build(
+    const em = workspaceUnitOfWork(this.orm.em, report.workspace.id);
+    await em.nativeUpdate(ReportRun, { id: run.id, status: { $in: [...UNFINISHED] } }, { status: 'generating' });
+    const document = await new ReportContent(em, this.uptime).build(
       report,
       { from: run.periodFrom, to: run.periodTo },
       new Date(),
@@ -77,7 +79,9 @@ export class ReportRunner {
 
   /** Ends a run whose job failed for good; the message describes the run, never the machinery. */
   async recordFailure({ runId }: ReportJob): Promise<void> {
-    await acrossWorkspaces(this.orm.em).nativeUpdate(
+    const run = await acrossWorkspaces(this.orm.em).findOne(ReportRun, { id: runId }, { populate: ['report'] });
+    if (!run) return;
+    await workspaceUnitOfWork(this.orm.em, run.report.workspace.id).nativeUpdate(
       ReportRun,
       { id: runId, status: { $in: [...UNFINISHED] } },
       { status: 'failed', failure: 'The report could not be generated after several attempts; generate it again.' },

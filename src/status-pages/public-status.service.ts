@@ -4,7 +4,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { renderStatusHtml } from './status-site';
-import { acrossWorkspaces, scopeToWorkspace } from '../common/tenancy/workspace-scope';
+import { acrossWorkspaces, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { UPTIME_METHOD, type UptimeSums, UptimeReader, uptimePercent } from '../monitors/uptime-reader';
 import type {
@@ -120,8 +120,7 @@ export class PublicStatusService {
     // The page is found by its slug across workspaces; what it shows is read in its own workspace only.
     const page = await acrossWorkspaces(this.orm.em).findOne(StatusPage, { slug, published: true });
     if (!page) return null;
-    const em = this.orm.em.fork();
-    scopeToWorkspace(em, page.workspace.id);
+    const em = workspaceUnitOfWork(this.orm.em, page.workspace.id);
     const monitorIds = [...new Set(page.components.flatMap((component) => component.monitor_ids))];
     const monitors = await em.find(Monitor, { id: { $in: monitorIds } }, { fields: ['id', 'status'] });
     const statusOf = new Map(monitors.map((monitor) => [monitor.id, monitor]));

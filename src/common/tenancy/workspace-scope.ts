@@ -34,11 +34,35 @@ export function scopeToWorkspace(em: EntityManager, workspaceId: string): void {
   em.setFilterParams(WORKSPACE_FILTER, { workspaceId } satisfies WorkspaceFilterParams);
 }
 
-/** A fresh unit of work that sees every workspace: for workers, the scheduler and instance administration only. */
+/** A fresh unit of work that sees only this workspace's rows. */
+export function workspaceUnitOfWork(em: EntityManager, workspaceId: string): EntityManager {
+  const fork = em.fork();
+  scopeToWorkspace(fork, workspaceId);
+  return fork;
+}
+
+/**
+ * A fresh unit of work that sees every workspace: for the scheduler, the outbox relay, retention and instance
+ * administration, and for a job to read its own row; the job then works in its row's workspace (`jobUnitOfWork`).
+ */
 export function acrossWorkspaces(em: EntityManager): EntityManager {
   const fork = em.fork();
   fork.setFilterParams(WORKSPACE_FILTER, { allWorkspaces: true } satisfies WorkspaceFilterParams);
   return fork;
+}
+
+/**
+ * A job's unit of work. A job names its row (a crawl, a release check, a scan); the row is read across workspaces
+ * only to learn whose it is, and the job works in a fresh unit of work scoped to that workspace, raw SQL included.
+ * Null when the row is gone.
+ */
+export async function jobUnitOfWork(
+  em: EntityManager,
+  entity: EntityClass<{ id: string; workspace: { id: string } }>,
+  id: string,
+): Promise<EntityManager | null> {
+  const row = await acrossWorkspaces(em).findOne(entity, { id }, { fields: ['workspace'] });
+  return row ? workspaceUnitOfWork(em, row.workspace.id) : null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
-import { acrossWorkspaces } from '../../common/tenancy/workspace-scope';
+import { acrossWorkspaces, jobUnitOfWork } from '../../common/tenancy/workspace-scope';
 import { whenDatabaseAnswers } from '../../db/database-outage';
 import { recordEvent } from '../../events/outbox';
 import type { CaptureSideJob, CompareArtifactJob } from '../../queues/jobs';
@@ -37,7 +37,8 @@ export class ReleaseCheckRecorder {
    */
   async artifactFor(job: CompareArtifactJob): Promise<ReleaseCheckArtifact | null> {
     return this.whenDatabaseAnswers(job, async () => {
-      const em = acrossWorkspaces(this.orm.em);
+      const em = await this.jobUnitOfWork(job);
+      if (!em) return null;
       const found = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
       if (!found || found.check.revision !== job.revision) return null;
       // Only the first capture of a revision finds it queued; the others need not ask the database again.
@@ -54,8 +55,10 @@ export class ReleaseCheckRecorder {
 
   /** Records a side; says what follows (see SideRecording). */
   recordSide(job: CaptureSideJob, record: SideRecord): Promise<SideRecording> {
-    return this.whenDatabaseAnswers(job, () =>
-      acrossWorkspaces(this.orm.em).transactional(async (tx): Promise<SideRecording> => {
+    return this.whenDatabaseAnswers(job, async () => {
+      const em = await this.jobUnitOfWork(job);
+      if (!em) return 'not_current';
+      return em.transactional(async (tx): Promise<SideRecording> => {
         const check = await this.lockCurrent(tx, job.checkId, job.revision);
         if (!check) return 'not_current';
         const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
@@ -77,13 +80,14 @@ export class ReleaseCheckRecorder {
           return 'recorded';
         }
         return other?.state === 'captured' ? 'compare' : 'recorded';
-      }),
-    );
+      });
+    });
   }
 
   /** A capture that failed on every attempt (browser down, database gone) ends as recorded missing evidence. */
   async recordFailedCapture(job: CaptureSideJob): Promise<void> {
-    const em = acrossWorkspaces(this.orm.em);
+    const em = await this.jobUnitOfWork(job);
+    if (!em) return;
     const artifact = await em.findOne(ReleaseCheckArtifact, { id: job.artifactId }, { populate: ['check'] });
     if (!artifact) return;
     await this.recordSide(job, {
@@ -100,8 +104,10 @@ export class ReleaseCheckRecorder {
 
   /** Records a pair's comparison; false when the check is gone or at another revision, so nothing was recorded. */
   recordComparison(job: CompareArtifactJob, comparison: StoredComparison, fingerprint: string): Promise<boolean> {
-    return this.whenDatabaseAnswers(job, () =>
-      acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+    return this.whenDatabaseAnswers(job, async () => {
+      const em = await this.jobUnitOfWork(job);
+      if (!em) return false;
+      return em.transactional(async (tx) => {
         const check = await this.lockCurrent(tx, job.checkId, job.revision);
         if (!check) return false;
         const recorded = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
@@ -111,13 +117,14 @@ export class ReleaseCheckRecorder {
         recorded.state = 'compared';
         await this.finalizeIfCollected(tx, check);
         return true;
-      }),
-    );
+      });
+    });
   }
 
   /** A comparison that failed on every attempt leaves the pair without comparable evidence: counted missing. */
   async recordFailedComparison(job: CompareArtifactJob): Promise<void> {
-    await acrossWorkspaces(this.orm.em).transactional(async (tx) => {
+    const em = await this.jobUnitOfWork(job);
+    await em?.transactional(async (tx) => {
       const check = await this.lockCurrent(tx, job.checkId, job.revision);
       if (!check) return;
       const artifact = await tx.findOneOrFail(ReleaseCheckArtifact, { id: job.artifactId });
@@ -159,6 +166,11 @@ export class ReleaseCheckRecorder {
   }
 
   /** The check, row-locked, if it is still at the revision the job was queued for. */
+  /** The job's check read across workspaces to learn whose it is: the job works in that workspace. */
+  private jobUnitOfWork(job: { checkId: string }): Promise<EntityManager | null> {
+    return jobUnitOfWork(this.orm.em, ReleaseCheck, job.checkId);
+  }
+
   private async lockCurrent(tx: EntityManager, checkId: string, revision: number): Promise<ReleaseCheck | null> {
     const check = await tx.findOne(ReleaseCheck, { id: checkId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     return check && check.revision === revision ? check : null;
