@@ -19,7 +19,7 @@ const swc = [
  * - e2e: what crosses the wire (the running service, its workers, the web interface) and the browser engine.
  */
 const BROWSER_LIBS = ['<rootDir>/libs/capture/(capture|capture-shortcuts|determinism)\\.spec\\.ts$'];
-const STATIC_CONTRACT = ['openapi-examples', 'problem-codes', 'route-access'];
+const STATIC_CONTRACT = ['openapi-examples', 'problem-codes', 'route-access', 'event-schemas'];
 const MEDIUM = [
   '<rootDir>/test/contract/workspace-scope.spec.ts',
   '<rootDir>/test/contract/raw-sql-scope.spec.ts',

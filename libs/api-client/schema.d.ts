@@ -1477,7 +1477,197 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "monitor.down": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitor went down or slow
+         * @description A rule saw its monitor fail (or answer slowly) for its threshold of checks, in enough regions; sent again as a reminder (`reminder: true`) while it stays down, if the rule asks.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["monitorDownWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "monitor.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitor recovered
+         * @description The monitor of a rule that fired answers well again. Sent after the `monitor.down` it ends, never before.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["monitorRecoveredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "change.detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitored page changed
+         * @description A stable change of the watched text, the screenshot or the page's metadata (`kind`); what only moves on its own is never one.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["changeDetectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "value.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tracked value moved
+         * @description One tracked value (a price, a stock count) of a monitor changed; `kind` is `value`.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["valueChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release_check.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A release check has its evidence
+         * @description Collection ended for a revision: `completed` (it waits for a person's review; the gate stays `pending`) or `incomplete` (evidence is missing; the gate has failed).
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["releaseCheckCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release_check.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person reviewed a release check
+         * @description A person approved or rejected the check's revision in the web interface; `gate` is the result.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["releaseCheckReviewedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "a11y_scan.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An accessibility scan ended
+         * @description A scan ended `completed` (with its counts against the baseline) or `failed` (with the reason).
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["a11yScanCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "crawl.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A crawl ended
+         * @description A crawl ended `completed`, `failed` or `cancelled`, with the number of pages it found.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["crawlCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test of a destination
+         * @description Sent by `POST /alert-destinations/{id}/test` only; it is never queued or retried and is not in the delivery log.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description An RFC 9457 problem details object. */
@@ -2055,6 +2245,203 @@ export interface components {
         CreatedMonitorsFromCrawl: {
             created: components["schemas"]["Monitor"][];
             skipped: components["schemas"]["SkippedCrawlUrl"][];
+        };
+        /** @description The `monitor.down` event. */
+        MonitorDownEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "monitor.down";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["MonitorAlertEventData"];
+        };
+        /** @description The `monitor.recovered` event. */
+        MonitorRecoveredEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "monitor.recovered";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["MonitorAlertEventData"];
+        };
+        /** @description The `change.detected` event. */
+        ChangeDetectedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "change.detected";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        /** @description The `value.changed` event. */
+        ValueChangedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "value.changed";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["ChangeEventData"];
+        };
+        /** @description The `release_check.completed` event. */
+        ReleaseCheckCompletedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "release_check.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["ReleaseCheckCompletedEventData"];
+        };
+        /** @description The `release_check.reviewed` event. */
+        ReleaseCheckReviewedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "release_check.reviewed";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["ReleaseCheckReviewedEventData"];
+        };
+        /** @description The `a11y_scan.completed` event. */
+        A11yScanCompletedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "a11y_scan.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["A11yScanCompletedEventData"];
+        };
+        /** @description The `crawl.completed` event. */
+        CrawlCompletedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "crawl.completed";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["CrawlCompletedEventData"];
+        };
+        /** @description The `ping` event. */
+        PingEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["PingEventData"];
+        };
+        /** @description The monitor an event is about. */
+        EventMonitor: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            url: string;
+        };
+        MonitorAlertEventData: {
+            monitor: components["schemas"]["EventMonitor"];
+            /** Format: uuid */
+            rule_id: string;
+            /**
+             * @description The rule's event, `down` or `slow`.
+             * @enum {string}
+             */
+            reason: "down" | "slow";
+            /** @description The region of the check that moved the rule. */
+            region: string;
+            status_code: number | null;
+            response_time_ms: number;
+            /** @description What the check found wrong, in words; null for a good check. */
+            message: string | null;
+            /** Format: date-time */
+            checked_at: string;
+            /** @description Present (true) on a reminder that the monitor is still down. */
+            reminder?: boolean;
+        };
+        ChangeEventData: {
+            monitor: components["schemas"]["EventMonitor"];
+            /** Format: uuid */
+            change_id: string;
+            kind: components["schemas"]["ChangeKind"];
+            /** @description The change in a sentence (`GET /changes/{id}` has the diff). */
+            summary: string;
+            /** Format: date-time */
+            detected_at: string;
+        };
+        ReleaseCheckCompletedEventData: {
+            /** Format: uuid */
+            release_check_id: string;
+            name: string;
+            revision: number;
+            /** @enum {string} */
+            collection_status: "completed" | "incomplete";
+            gate: components["schemas"]["Gate"];
+            summary: components["schemas"]["ReleaseCheckSummary"];
+        };
+        ReleaseCheckReviewedEventData: {
+            /** Format: uuid */
+            release_check_id: string;
+            name: string;
+            revision: number;
+            decision: components["schemas"]["ReviewDecision"];
+            gate: components["schemas"]["Gate"];
+            /**
+             * Format: uuid
+             * @description The person who decided (reviews are made by people, in a session).
+             */
+            reviewer_id: string;
+        };
+        A11yScanCompletedEventData: {
+            /** Format: uuid */
+            scan_id: string;
+            /** Format: uuid */
+            monitor_id: string;
+            /** @enum {string} */
+            status: "completed" | "failed";
+            /** @description The counts of a completed scan; null for a failed one. */
+            summary: components["schemas"]["A11yScanSummary"] | null;
+            /** @description Why a failed scan failed; null for a completed one. */
+            failure: components["schemas"]["A11yScanFailure"] | null;
+        };
+        CrawlCompletedEventData: {
+            /** Format: uuid */
+            crawl_id: string;
+            url: string;
+            /** @description Where the crawl ended up (the start URL may redirect to another origin). */
+            origin: string;
+            /** @enum {string} */
+            status: "completed" | "failed" | "cancelled";
+            stop_reason: components["schemas"]["CrawlStopReason"] | null;
+            failure: components["schemas"]["CrawlFailure"] | null;
+            pages_found: number;
+        };
+        PingEventData: {
+            /** Format: uuid */
+            destination_id: string;
+            message: string;
         };
         /**
          * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
@@ -10624,6 +11011,204 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    monitorDownWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorDownEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    monitorRecoveredWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorRecoveredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    changeDetectedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeDetectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    valueChangedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValueChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    releaseCheckCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReleaseCheckCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    releaseCheckReviewedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReleaseCheckReviewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    a11yScanCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["A11yScanCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    crawlCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CrawlCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

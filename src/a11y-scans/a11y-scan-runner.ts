@@ -98,12 +98,13 @@ export class A11yScanRunner {
       const scan = await em.findOne(A11yScan, { id: scanId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!scan || scan.status === 'completed' || scan.status === 'failed') return;
       scan.completedAt = new Date();
+      const status = 'failure' in outcome ? 'failed' : 'completed';
       if ('failure' in outcome) {
-        scan.status = 'failed';
+        scan.status = status;
         scan.failure = outcome.failure;
       } else {
         const { results } = outcome;
-        Object.assign(scan, results, { status: 'completed' as const });
+        Object.assign(scan, results, { status });
         const baseline = await baselineOf(em, scan.monitor.id);
         scan.summary = summarize({ ...results, viewports: scan.viewports }, baseline?.scan ?? null);
       }
@@ -113,7 +114,7 @@ export class A11yScanRunner {
         data: {
           scan_id: scan.id,
           monitor_id: scan.monitor.id,
-          status: scan.status,
+          status,
           summary: scan.summary,
           failure: scan.failure,
         },

@@ -3,7 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import type { EventType } from '../events/event.entity';
-import type { EventPayload } from './delivery-sender';
+import type { EventPayload } from '../events/event-payloads';
 import { AlertDestination } from './entities/alert-destination.entity';
 import type { DeliveryAttempt, DeliveryRequest, DeliveryStatus } from './entities/webhook-delivery.entity';
 
@@ -115,13 +115,14 @@ export class DeliveryClaims {
       attemptsMade: row.attempts_made,
       lane: row.lane,
       eventSeq: row.event_seq,
+      // Recorded through recordEvent, whose `data` is typed by the event's webhook in openapi.yaml.
       event: {
         id: row.event_id,
         type: row.type,
         created_at: row.created_at,
         workspace_id: row.workspace_id,
         data: row.data,
-      },
+      } as EventPayload,
       destination: em.map(AlertDestination, row.destination),
     }));
   }

@@ -5,22 +5,13 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
 import { assertPublicUrl, checkedConnectLookup } from '../../libs/net-guard';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { EventType } from '../events/event.entity';
+import type { EventPayload } from '../events/event-payloads';
 import type { AlertDestination } from './entities/alert-destination.entity';
 import type { DeliveryAttempt, DeliveryRequest } from './entities/webhook-delivery.entity';
 
 const TIMEOUT_MS = 15_000;
 const BODY_EXCERPT_BYTES = 4096;
 const USER_AGENT = 'VigilWebhooks/1';
-
-/** What a receiver gets: the event as Standard Webhooks describe it. */
-export interface EventPayload {
-  id: string;
-  type: EventType;
-  created_at: string;
-  workspace_id: string;
-  data: Record<string, unknown>;
-}
 
 export interface SendOutcome {
   delivered: boolean;
@@ -185,28 +176,27 @@ function describe(error: unknown): string {
 
 /** One line a person reads in Slack or an e-mail. */
 export function readable(event: EventPayload): string {
-  const data = event.data as { monitor?: { name?: string; url?: string }; summary?: string; name?: string };
-  const monitor = data.monitor ? `${data.monitor.name ?? 'A monitor'} (${data.monitor.url ?? ''})` : null;
+  const monitor = (about: { name: string; url: string }) => `${about.name} (${about.url})`;
   switch (event.type) {
     case 'monitor.down':
-      return `:red_circle: ${monitor ?? 'A monitor'} is down.`;
+      return `:red_circle: ${monitor(event.data.monitor)} is down.`;
     case 'monitor.recovered':
-      return `:large_green_circle: ${monitor ?? 'A monitor'} has recovered.`;
+      return `:large_green_circle: ${monitor(event.data.monitor)} has recovered.`;
     case 'change.detected':
     case 'value.changed':
-      return `:pencil2: ${monitor ?? 'A monitor'} changed: ${data.summary ?? 'see Vigil for the diff.'}`;
+      return `:pencil2: ${monitor(event.data.monitor)} changed: ${event.data.summary}`;
     case 'release_check.completed':
-      return `:mag: Release check ${data.name ?? ''} has its evidence; it waits for a review.`;
+      return `:mag: Release check ${event.data.name} has its evidence; it waits for a review.`;
     case 'release_check.reviewed':
-      return `:white_check_mark: Release check ${data.name ?? ''} was reviewed.`;
+      return `:white_check_mark: Release check ${event.data.name} was reviewed.`;
     case 'a11y_scan.completed':
-      return `:eyes: An accessibility scan of ${monitor ?? 'a monitor'} ended.`;
+      return ':eyes: An accessibility scan of a monitor ended.';
     case 'crawl.completed':
-      return `:spider_web: A crawl of ${(data as { url?: string }).url ?? 'a site'} ended.`;
+      return `:spider_web: A crawl of ${event.data.url} ended.`;
     case 'ping':
       return 'Vigil test message: this destination works.';
     default: {
-      const unknown: never = event.type;
+      const unknown: never = event;
       return String(unknown);
     }
   }

@@ -104,11 +104,7 @@ export class CrawlRunner {
       const crawl = await em.findOne(Crawl, { id: crawlId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!crawl || (crawl.status !== 'queued' && crawl.status !== 'running')) return;
       if (end.status === 'completed') await settleCanonicalDuplicates(em, crawl.id);
-      crawl.status = end.status;
-      crawl.stopReason = end.status === 'completed' ? end.stopReason : null;
-      crawl.failure = end.status === 'failed' ? end.failure : null;
-      crawl.completedAt = new Date();
-      await recordCrawlEnded(em, crawl);
+      await endCrawl(em, crawl, end);
     });
   }
 }
@@ -134,8 +130,12 @@ async function settleCanonicalDuplicates(em: EntityManager, crawlId: string): Pr
   );
 }
 
-/** Records `crawl.completed` (for every end: completed, failed or cancelled) in the caller's transaction. */
-export async function recordCrawlEnded(em: EntityManager, crawl: Crawl): Promise<void> {
+/** Ends the crawl (completed, failed or cancelled) and records `crawl.completed`, in the caller's transaction. */
+export async function endCrawl(em: EntityManager, crawl: Crawl, end: CrawlEnd): Promise<void> {
+  crawl.status = end.status;
+  crawl.stopReason = end.status === 'completed' ? end.stopReason : null;
+  crawl.failure = end.status === 'failed' ? end.failure : null;
+  crawl.completedAt = new Date();
   const [{ pages }] = await em.execute<{ pages: number }[]>(
     `select count(*)::int as pages from crawl_urls u join crawls c on c.id = u.crawl_id
       where ${inWorkspace(em, 'c.workspace_id')} and u.crawl_id = ? and u.state = 'page'`,
@@ -148,7 +148,7 @@ export async function recordCrawlEnded(em: EntityManager, crawl: Crawl): Promise
       crawl_id: crawl.id,
       url: crawl.url,
       origin: crawl.origin,
-      status: crawl.status,
+      status: end.status,
       stop_reason: crawl.stopReason,
       failure: crawl.failure,
       pages_found: pages,

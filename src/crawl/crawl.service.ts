@@ -12,7 +12,7 @@ import { MonitorsService } from '../monitors/monitors.service';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { User } from '../users/user.entity';
 import { Workspace } from '../workspaces/entities/workspace.entity';
-import { CrawlRunner, recordCrawlEnded } from './crawl-runner';
+import { CrawlRunner, endCrawl } from './crawl-runner';
 import {
   type CrawlDto,
   type CrawlPageDto,
@@ -109,11 +109,7 @@ export class CrawlService {
       if (crawl.status === 'completed' || crawl.status === 'failed') {
         throw new DomainError('crawl_finished', `This crawl is ${crawl.status}; only a queued or running crawl stops.`);
       }
-      if (crawl.status !== 'cancelled') {
-        crawl.status = 'cancelled';
-        crawl.completedAt = new Date();
-        await recordCrawlEnded(em, crawl);
-      }
+      if (crawl.status !== 'cancelled') await endCrawl(em, crawl, { status: 'cancelled' });
       await em.flush();
       return (await this.summaries([crawl]))[0];
     });

@@ -1,16 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Workspace } from '../workspaces/entities/workspace.entity';
 import { type EventType, OutboxEvent } from './event.entity';
+import type { EventDataOf } from './event-payloads';
 
-export interface NewEvent {
-  workspaceId: string;
-  type: EventType;
-  data: Record<string, unknown>;
-  /** Destinations a rule named (besides the workspace's subscribers of this type). */
-  destinationIds?: string[];
-  /** Events with the same key are delivered to each destination in the order they were recorded. */
-  orderingKey?: string;
-}
+/** An event to record: its `data` is what openapi.yaml's webhook of its type promises receivers. */
+export type NewEvent = {
+  [T in EventType]: {
+    workspaceId: string;
+    type: T;
+    data: EventDataOf<T>;
+    /** Destinations a rule named (besides the workspace's subscribers of this type). */
+    destinationIds?: string[];
+    /** Events with the same key are delivered to each destination in the order they were recorded. */
+    orderingKey?: string;
+  };
+}[EventType];
 
 /**
  * Records an event in the caller's unit of work: call it inside the transaction that makes the change, so the event

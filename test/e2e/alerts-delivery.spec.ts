@@ -5,6 +5,7 @@ import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } 
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page, TestSite } from '../support/test-site';
 import { type Received, Receiver, until } from './alerts-receiver';
+import { CHANGE_DETECTED_DATA } from '../support/events';
 
 type Json = Record<string, any>;
 
@@ -61,8 +62,8 @@ describe('deliveries: each destination on its own, each monitor in order', () =>
     try {
       await database.query(
         `insert into events (id, workspace_id, type, data, destination_ids, created_at)
-         select id, $2, 'change.detected', '{"summary": "A price moved."}', '{}', now() from unnest($1::uuid[]) id`,
-        [ids, owner.workspaceId],
+         select id, $2, 'change.detected', $3, '{}', now() from unnest($1::uuid[]) id`,
+        [ids, owner.workspaceId, CHANGE_DETECTED_DATA],
       );
     } finally {
       await database.end();

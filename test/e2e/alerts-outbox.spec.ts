@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { CHANGE_DETECTED_DATA } from '../support/events';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,8 +55,8 @@ describe('events committed to the outbox are delivered exactly once', () => {
       for (const id of events) {
         await database.query(
           `insert into events (id, workspace_id, type, data, destination_ids, created_at)
-           values ($1, $2, 'change.detected', '{"summary": "A price moved."}', '{}', now())`,
-          [id, owner.workspaceId],
+           values ($1, $2, 'change.detected', $3, '{}', now())`,
+          [id, owner.workspaceId, CHANGE_DETECTED_DATA],
         );
       }
     } finally {

@@ -8,6 +8,7 @@ import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } 
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page, TestSite } from '../support/test-site';
 import { Receiver, until } from './alerts-receiver';
+import { CHANGE_DETECTED_DATA } from '../support/events';
 
 const TOKEN = `metrics-${randomBytes(16).toString('hex')}`;
 
@@ -126,8 +127,8 @@ describe('metrics behind METRICS_TOKEN: queue depth, deliveries, schedule lag, c
     }
     await database.query(
       `insert into events (id, workspace_id, type, data, destination_ids, created_at)
-       select id, $2, 'change.detected', '{"summary": "A price moved."}', '{}', now() from unnest($1::uuid[]) id`,
-      [[randomUUID(), randomUUID()], owner.workspaceId],
+       select id, $2, 'change.detected', $3, '{}', now() from unnest($1::uuid[]) id`,
+      [[randomUUID(), randomUUID()], owner.workspaceId, CHANGE_DETECTED_DATA],
     );
 
     await until('both attempts at each receiver', () =>

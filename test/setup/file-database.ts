@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, escapeIdentifier } from 'pg';
+import { ContractValidator } from '../support/contract-validator';
 
 /**
  * Each test file works in its own database, a copy of the run's migrated one. Files run in parallel, and a worker
@@ -36,3 +37,24 @@ async function createFromTemplate(client: Client, name: string, template: string
     }
   }
 }
+
+/**
+ * Every event the file's service recorded is what openapi.yaml's `webhooks` promise receivers of its type: the body
+ * a destination gets (the envelope the delivery workers build, and the recorded `data`), checked against its schema.
+ */
+afterAll(async () => {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; type: string; workspace_id: string; data: unknown }>(
+      `select id, type, workspace_id, data,
+              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
+         from events order by seq`,
+    );
+    if (rows.length === 0) return;
+    const contract = new ContractValidator();
+    for (const event of rows) contract.assertEvent(event);
+  } finally {
+    await client.end();
+  }
+});

@@ -113,6 +113,15 @@ export class ContractValidator {
     this.check(this.validatorFor(pointer), body, where);
   }
 
+  /** Throws with a readable reason when an event is not what openapi.yaml's `webhooks` promise receivers of its type. */
+  assertEvent(event: { id: string; type: string; [field: string]: unknown }): void {
+    const webhooks = (this.document.webhooks ?? {}) as Record<string, unknown>;
+    const where = `event ${event.type} ${event.id}`;
+    if (!(event.type in webhooks)) throw new Error(`${where}: openapi.yaml has no webhook for this type`);
+    const pointer = `/webhooks/${event.type.replace(/~/g, '~0').replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema`;
+    this.check(this.validatorFor(pointer), event, where);
+  }
+
   private check(validate: ReturnType<Ajv2020['compile']>, body: unknown, where: string): void {
     if (!validate(body)) {
       throw new Error(

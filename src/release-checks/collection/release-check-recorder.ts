@@ -188,7 +188,8 @@ export class ReleaseCheckRecorder {
     if (status !== 'completed' && status !== 'incomplete') return;
     check.collectionStatus = status;
     check.gate = gateOf(status, null);
-    check.summary = summarize(artifacts);
+    const summary = summarize(artifacts);
+    check.summary = summary;
     check.completedAt = new Date();
     recordEvent(tx, {
       workspaceId: check.workspace.id,
@@ -199,7 +200,7 @@ export class ReleaseCheckRecorder {
         revision: check.revision,
         collection_status: status,
         gate: check.gate,
-        summary: check.summary,
+        summary,
       },
     });
     this.logger.log(`release check ${check.id} revision ${check.revision}: ${status}`);
