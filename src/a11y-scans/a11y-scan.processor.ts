@@ -1,5 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import type { Queue } from 'bull';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type A11yScanJob, JOBS, QUEUES } from '../queues/jobs';
@@ -8,7 +15,7 @@ import { A11yScanRunner } from './a11y-scan-runner';
 
 /** The scan queue's adapter in worker processes; the runner owns the work. */
 @Injectable()
-export class A11yScanProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class A11yScanProcessor implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private stop?: () => Promise<void>;
 
   constructor(
@@ -31,6 +38,11 @@ export class A11yScanProcessor implements OnApplicationBootstrap, BeforeApplicat
       },
       new Logger(A11yScanProcessor.name),
     );
+  }
+
+  /** Starts stopping with the other processors (see serveResumableWork); a failure shows where it is awaited. */
+  onModuleDestroy(): void {
+    this.stop?.().catch(() => undefined);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -1,5 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import type { Queue } from 'bull';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { type CrawlJob, JOBS, QUEUES } from '../queues/jobs';
@@ -8,7 +15,7 @@ import { CrawlRunner } from './crawl-runner';
 
 /** The crawl queue's adapter in worker processes; the runner owns the work. */
 @Injectable()
-export class CrawlProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class CrawlProcessor implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private stop?: () => Promise<void>;
 
   constructor(
@@ -30,6 +37,11 @@ export class CrawlProcessor implements OnApplicationBootstrap, BeforeApplication
       },
       new Logger(CrawlProcessor.name),
     );
+  }
+
+  /** Starts stopping with the other processors (see serveResumableWork); a failure shows where it is awaited. */
+  onModuleDestroy(): void {
+    this.stop?.().catch(() => undefined);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

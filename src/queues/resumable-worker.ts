@@ -20,6 +20,11 @@ const RESUME_INTERVAL_MS = 60_000;
 /**
  * Serves a queue of resumable work in a worker process: runs its jobs, records work whose job failed for good, and
  * sweeps for lost work at start and every minute (Redis emptied, a job dropped). Returns the function that stops it.
+ *
+ * Stopping a queue takes Bull about half a second (its blocked connection does not answer QUIT and is dropped after
+ * 500 ms), and Nest runs each module's shutdown hook after the last: so processors start stopping in
+ * `onModuleDestroy`, all at once, and wait for it in `beforeApplicationShutdown`, before the browser and the database
+ * close.
  */
 export function serveResumableWork<T>(queue: Queue, work: ResumableWork<T>, logger: Logger): () => Promise<void> {
   queue
@@ -43,8 +48,11 @@ export function serveResumableWork<T>(queue: Queue, work: ResumableWork<T>, logg
   const timer = setInterval(() => void resume(), RESUME_INTERVAL_MS);
   timer.unref();
   void resume();
-  return async () => {
-    clearInterval(timer);
-    await queue.close();
-  };
+  // Once: a processor starts stopping when the application begins closing and waits for it before anything closes.
+  let stopping: Promise<void> | undefined;
+  return () =>
+    (stopping ??= (async () => {
+      clearInterval(timer);
+      await queue.close();
+    })());
 }

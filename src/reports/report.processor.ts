@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { JOBS, QUEUES, type ReportJob } from '../queues/jobs';
 import { serveResumableWork } from '../queues/resumable-worker';
@@ -7,7 +7,7 @@ import { ReportRunner } from './report-runner';
 
 /** The report queue's adapter in worker processes; the runner owns the work. */
 @Injectable()
-export class ReportProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ReportProcessor implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private stop?: () => Promise<void>;
 
   constructor(
@@ -29,6 +29,11 @@ export class ReportProcessor implements OnApplicationBootstrap, BeforeApplicatio
       },
       new Logger(ReportProcessor.name),
     );
+  }
+
+  /** Starts stopping with the other processors (see serveResumableWork); a failure shows where it is awaited. */
+  onModuleDestroy(): void {
+    this.stop?.().catch(() => undefined);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { CaptureSideJob, CompareArtifactJob } from '../../queues/jobs';
 import { serveResumableWork } from '../../queues/resumable-worker';
@@ -8,7 +15,7 @@ import { SideCaptureWork } from './side-capture';
 
 /** The release-check queues' adapter in worker processes: captures and comparisons, each resumable on its own. */
 @Injectable()
-export class ReleaseCheckProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ReleaseCheckProcessor implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private stops: Array<() => Promise<void>> = [];
 
   constructor(
@@ -26,6 +33,11 @@ export class ReleaseCheckProcessor implements OnApplicationBootstrap, BeforeAppl
       serveResumableWork<CaptureSideJob>(this.queue.captures, this.captures, logger),
       serveResumableWork<CompareArtifactJob>(this.queue.comparisons, this.comparisons, logger),
     ];
+  }
+
+  /** Starts stopping with the other processors (see serveResumableWork); a failure shows where it is awaited. */
+  onModuleDestroy(): void {
+    for (const stop of this.stops) stop().catch(() => undefined);
   }
 
   /**
