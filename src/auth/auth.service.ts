@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { hash, verify } from 'argon2';
 import type { SessionPrincipal } from '../common/auth/principal';
 import { RateLimited, Unauthenticated } from '../common/errors/domain-errors';
 import { RateLimitService } from '../common/rate-limit/rate-limit.service';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { PasswordHasher } from '../users/password-hasher';
 import { UsersService } from '../users/users.service';
 import type { LoginResponseDto } from './dto/login.dto';
 
@@ -15,21 +15,24 @@ export interface SessionClaims {
 @Injectable()
 export class AuthService {
   /** Verified against when the email is unknown, so a wrong email takes as long as a wrong password. */
-  private readonly decoyHash = hash('not a password of anyone');
+  private readonly decoyHash: Promise<string>;
 
   constructor(
     private readonly users: UsersService,
+    private readonly passwords: PasswordHasher,
     private readonly jwt: JwtService,
     private readonly rateLimits: RateLimitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.decoyHash = passwords.hash('not a password of anyone');
+  }
 
   async login(email: string, password: string, clientAddress: string): Promise<LoginResponseDto> {
     // Enough attempts for people, too few for guessing passwords.
     const bucket = await this.rateLimits.consume(`sign-in:${clientAddress}`, this.config.signInRateLimitPerMinute);
     if (!bucket.allowed) throw new RateLimited(bucket.resetSeconds);
     const user = await this.users.findForSignIn(email);
-    const matches = await verify(user?.passwordHash ?? (await this.decoyHash), password);
+    const matches = await this.passwords.verify(user?.passwordHash ?? (await this.decoyHash), password);
     if (!user || !matches) throw new Unauthenticated('The email or password is wrong.');
     const claims: SessionClaims = { sub: user.id };
     return {

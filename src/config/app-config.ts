@@ -13,6 +13,8 @@ export interface AppConfig {
    * on a connection the server is closing.
    */
   http: { keepAliveTimeoutMs: number; headersTimeoutMs: number };
+  /** Argon2id's cost; never below OWASP's minimum (19 MiB, 2 iterations). */
+  passwordHashing: { memoryKib: number; iterations: number; parallelism: number };
   databaseUrl: string;
   redisUrl: string;
   /** Namespace of every Redis key (Bull queues, rate-limit buckets, usage counters). */
@@ -309,6 +311,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     role,
     port: integer(env, 'PORT', 3000, 0, 65535),
     http: { keepAliveTimeoutMs, headersTimeoutMs },
+    passwordHashing: {
+      memoryKib: integer(env, 'PASSWORD_HASH_MEMORY_KIB', 65_536, 19_456, 4_194_304),
+      iterations: integer(env, 'PASSWORD_HASH_ITERATIONS', 3, 2, 100),
+      parallelism: integer(env, 'PASSWORD_HASH_PARALLELISM', 4, 1, 64),
+    },
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/vigil', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisPrefix: text(env, 'REDIS_PREFIX', 'vigil'),

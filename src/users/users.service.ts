@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { hash } from 'argon2';
 import type { WorkspacePrincipal, WorkspaceAccess } from '../common/auth/principal';
 import type { UserRole, WorkspaceRole } from '../common/auth/scopes';
 import { DomainError, NotFound } from '../common/errors/domain-errors';
@@ -14,6 +13,7 @@ import { Workspace } from '../workspaces/entities/workspace.entity';
 import { CurrentUserDto, UserDto } from './dto/user.dto';
 import { planLimits } from './plans';
 import { User } from './user.entity';
+import { PasswordHasher } from './password-hasher';
 
 export const GENERATED_ADMIN_EMAIL = 'admin@vigil.local';
 
@@ -46,6 +46,7 @@ export class UsersService implements OnApplicationBootstrap {
     private readonly em: EntityManager,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly usage: UsageService,
+    private readonly passwords: PasswordHasher,
   ) {}
 
   /**
@@ -88,7 +89,7 @@ export class UsersService implements OnApplicationBootstrap {
   async create(input: NewPerson, em = this.em): Promise<User> {
     const user = em.create(User, {
       email: normalizeEmail(input.email),
-      passwordHash: await hash(input.password),
+      passwordHash: await this.passwords.hash(input.password),
       role: input.role,
     });
     if (input.personalWorkspace) {

@@ -18,6 +18,11 @@ export function newRunEnvironment(): Record<string, string> {
     MIGRATE_ON_START: 'false',
     // Every test signs in from 127.0.0.1; the sign-in limit has a test of its own.
     SIGN_IN_RATE_LIMIT_PER_MINUTE: '100000',
+    // Passwords hashed at OWASP's minimum Argon2id cost (19 MiB, 2 iterations, 1 lane), not the production default:
+    // the suite signs in a few hundred times, and the hash's cost is a setting, not a behaviour under test.
+    PASSWORD_HASH_MEMORY_KIB: '19456',
+    PASSWORD_HASH_ITERATIONS: '2',
+    PASSWORD_HASH_PARALLELISM: '1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   };
 }

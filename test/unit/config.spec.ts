@@ -83,6 +83,14 @@ describe('configuration', () => {
     );
   });
 
+  it('hashes passwords with argon2’s own cost by default, and never below OWASP’s minimum', () => {
+    expect(loadConfig({}).passwordHashing).toEqual({ memoryKib: 65_536, iterations: 3, parallelism: 4 });
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '8192' })).toThrow(
+      'PASSWORD_HASH_MEMORY_KIB="8192" is not a whole number from 19456 to 4194304',
+    );
+    expect(() => loadConfig({ PASSWORD_HASH_ITERATIONS: '1' })).toThrow(/PASSWORD_HASH_ITERATIONS/);
+  });
+
   it('leaves /metrics open and worker metrics unserved unless METRICS_TOKEN and METRICS_PORT are set', () => {
     expect(loadConfig({})).toMatchObject({ metricsToken: null, metricsPort: null });
     expect(loadConfig({ METRICS_TOKEN: ' s3cret ', METRICS_PORT: '9464' })).toMatchObject({
