@@ -2654,6 +2654,24 @@ export interface components {
             mask_selectors?: string[];
             /** @description Share of differing pixels (0 to 1) up to which screenshots count as the same. Defaults to `0`. */
             mismatch_threshold?: number;
+            source?: components["schemas"]["ReleaseCheckSource"];
+        };
+        /**
+         * @description Where the checked change comes from: the code host, repository and commit (and, optionally, the pull or merge
+         *     request and branch). `vigil-gate` fills it from the CI environment it runs in (GitHub Actions, GitLab CI)
+         *     unless the request names one or `--no-source` is given. Part of the request: a retry with the same
+         *     `request_key` must name the same source.
+         */
+        ReleaseCheckSource: {
+            /** @enum {string} */
+            provider: "github" | "gitlab";
+            /** @description `owner/name` on GitHub; the project's full path on GitLab (`group/subgroup/project`). */
+            repository: string;
+            /** @description The full commit hash (40 hex digits, or 64 for SHA-256 repositories); stored in lower case. */
+            commit_sha: string;
+            /** @description The pull request's number (GitHub) or the merge request's IID (GitLab). */
+            pull_request?: number;
+            branch?: string;
         };
         PagePair: {
             production_path: string;
@@ -2901,6 +2919,8 @@ export interface components {
             /** @description Where a person reviews the check in the web interface (relative to the service's origin). */
             review_url: string;
             opened_by: components["schemas"]["ReleaseCheckOpener"] | null;
+            /** @description Where the checked change comes from, as the request named it; null when it named none. */
+            source: components["schemas"]["ReleaseCheckSource"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5110,6 +5130,13 @@ export interface operations {
                      *             "email": "dana@example.com",
                      *             "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
                      *           },
+                     *           "source": {
+                     *             "provider": "github",
+                     *             "repository": "acme/shop",
+                     *             "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                     *             "pull_request": 482,
+                     *             "branch": "new-pricing"
+                     *           },
                      *           "created_at": "2026-11-24T09:30:00Z",
                      *           "updated_at": "2026-11-24T09:34:51Z",
                      *           "completed_at": "2026-11-24T09:34:51Z"
@@ -5182,7 +5209,14 @@ export interface operations {
                  *       "mask_selectors": [
                  *         ".ad-banner"
                  *       ],
-                 *       "mismatch_threshold": 0.01
+                 *       "mismatch_threshold": 0.01,
+                 *       "source": {
+                 *         "provider": "github",
+                 *         "repository": "acme/shop",
+                 *         "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                 *         "pull_request": 482,
+                 *         "branch": "new-pricing"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["CreateReleaseCheckRequest"];
@@ -5242,6 +5276,13 @@ export interface operations {
                      *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
                      *         "email": "dana@example.com",
                      *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "source": {
+                     *         "provider": "github",
+                     *         "repository": "acme/shop",
+                     *         "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                     *         "pull_request": 482,
+                     *         "branch": "new-pricing"
                      *       },
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "updated_at": "2026-11-24T09:34:51Z",
@@ -5425,6 +5466,13 @@ export interface operations {
                      *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
                      *         "email": "dana@example.com",
                      *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "source": {
+                     *         "provider": "github",
+                     *         "repository": "acme/shop",
+                     *         "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                     *         "pull_request": 482,
+                     *         "branch": "new-pricing"
                      *       },
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "updated_at": "2026-11-24T09:34:51Z",
@@ -5639,6 +5687,13 @@ export interface operations {
                      *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
                      *         "email": "dana@example.com",
                      *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "source": {
+                     *         "provider": "github",
+                     *         "repository": "acme/shop",
+                     *         "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                     *         "pull_request": 482,
+                     *         "branch": "new-pricing"
                      *       },
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "updated_at": "2026-11-24T09:34:51Z",
@@ -5894,6 +5949,13 @@ export interface operations {
                      *         "email": "dana@example.com",
                      *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
                      *       },
+                     *       "source": {
+                     *         "provider": "github",
+                     *         "repository": "acme/shop",
+                     *         "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                     *         "pull_request": 482,
+                     *         "branch": "new-pricing"
+                     *       },
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "updated_at": "2026-11-24T09:34:51Z",
                      *       "completed_at": "2026-11-24T09:34:51Z",
@@ -6112,6 +6174,13 @@ export interface operations {
                      *         "id": "e0c6f04c-b07c-5069-ae63-7284aa887b61",
                      *         "email": "dana@example.com",
                      *         "api_key_id": "a06dbeab-301b-5e5c-8437-dc925a0ea48f"
+                     *       },
+                     *       "source": {
+                     *         "provider": "github",
+                     *         "repository": "acme/shop",
+                     *         "commit_sha": "3f786850e387550fdab836ed7e6dc881de23001b",
+                     *         "pull_request": 482,
+                     *         "branch": "new-pricing"
                      *       },
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "updated_at": "2026-11-24T09:34:51Z",
