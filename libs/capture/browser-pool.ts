@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 /**
  * The features playwright-core's own launch switches disable. Chromium honours only the last `--disable-features`
@@ -123,6 +123,8 @@ export class BrowserPool<S> {
   private async launch(): Promise<PooledBrowser<S>> {
     let browser: Browser;
     try {
+      // Loaded with the first browser: a process that never captures (the API role) never loads Playwright.
+      const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: this.options.executablePath,
         args: this.options.args,

@@ -1,4 +1,4 @@
-import { errors, type Browser, type Page, type Request, type Response } from 'playwright-core';
+import type { Browser, Page, Request, Response } from 'playwright-core';
 import { TargetNotPublicError } from '../net-guard';
 import { AxeRunner, type AxeReport } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
@@ -176,7 +176,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     if (refused) return refused;
     const finalUrl = status === null ? null : page.url();
     if (crashed) return missing('navigation_failed', `the page crashed during ${step}`, status, finalUrl);
-    if (error instanceof errors.TimeoutError || error instanceof StepTimeout) {
+    if (isPlaywrightTimeout(error) || error instanceof StepTimeout) {
       return missing('timeout', `${step} did not finish within ${timeoutMs} ms`, status, finalUrl);
     }
     return missing('navigation_failed', `${step} failed: ${firstLine(errorMessage(error))}`, status, finalUrl);
@@ -290,6 +290,11 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     if (claim?.role === 'lead') claim.publish(null);
     world?.dispose();
   }
+}
+
+/** Playwright's `errors.TimeoutError`, told by its name: Playwright is loaded with the first browser, not here. */
+function isPlaywrightTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
 }
 
 /** A step of our own that ran out of time (Playwright's own timeouts are errors.TimeoutError). */
