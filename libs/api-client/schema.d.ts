@@ -2654,22 +2654,32 @@ export interface components {
             mask_selectors?: string[];
             /** @description Share of differing pixels (0 to 1) up to which screenshots count as the same. Defaults to `0`. */
             mismatch_threshold?: number;
-            source?: components["schemas"]["ReleaseCheckSource"];
+            source?: components["schemas"]["ReleaseCheckSourceRequest"];
         };
+        /** @enum {string} */
+        SourceProvider: "github" | "gitlab";
         /**
          * @description Where the checked change comes from: the code host, repository and commit (and, optionally, the pull or merge
          *     request and branch). `vigil-gate` fills it from the CI environment it runs in (GitHub Actions, GitLab CI)
          *     unless the request names one or `--no-source` is given. Part of the request: a retry with the same
          *     `request_key` must name the same source.
          */
-        ReleaseCheckSource: {
-            /** @enum {string} */
-            provider: "github" | "gitlab";
+        ReleaseCheckSourceRequest: {
+            provider: components["schemas"]["SourceProvider"];
             /** @description `owner/name` on GitHub; the project's full path on GitLab (`group/subgroup/project`). */
             repository: string;
             /** @description The full commit hash (40 hex digits, or 64 for SHA-256 repositories); stored in lower case. */
             commit_sha: string;
             /** @description The pull request's number (GitHub) or the merge request's IID (GitLab). */
+            pull_request?: number;
+            branch?: string;
+        };
+        /** @description Where the checked change comes from (see `ReleaseCheckSourceRequest`). */
+        ReleaseCheckSource: {
+            provider: components["schemas"]["SourceProvider"];
+            repository: string;
+            /** @description Lower case. */
+            commit_sha: string;
             pull_request?: number;
             branch?: string;
         };

@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 import type { Schemas } from '../api-client';
 import { serviceRoot } from './base-url';
 import { isRecord } from './check';
+import { sourceFromCi } from './ci-source';
 import type { GateOptions } from './gate';
 import { isGitHubActions } from './github-actions';
 
-export const USAGE = `usage: vigil-gate --base-url URL --request FILE.json [--api-key KEY] [--timeout 600] [--request-timeout 30] [--poll-interval 5] [--json]
+export const USAGE = `usage: vigil-gate --base-url URL --request FILE.json [--api-key KEY] [--timeout 600] [--request-timeout 30] [--poll-interval 5] [--json] [--no-source]
   --base-url URL              the Vigil service's address, e.g. https://vigil.example.com, or the API's base URL
                               https://vigil.example.com/api/v1 (a path the service is served under is kept)
   --request FILE.json         the release-check request body (CreateReleaseCheckRequest)
@@ -17,11 +18,14 @@ export const USAGE = `usage: vigil-gate --base-url URL --request FILE.json [--ap
   --poll-interval SECONDS     pause between polls (default 5)
   --json                      standard output is one JSON line at the end: {id, revision, gate, collection_status,
                               review_url, exit_code} (null before a check exists); the log goes to standard error
+  --no-source                 do not fill the request's \`source\` (repository, commit, pull request) from the CI
+                              environment (GitHub Actions, GitLab CI); a \`source\` in the request file is always kept
 With GITHUB_ACTIONS=true the outcome is also a ::notice:: (passed) or ::error:: annotation.
 exit codes: 0 gate passed; 1 gate failed; 2 deadline passed, gate pending; 3 request failure or malformed
 response; 4 usage error. Only 0 means the release may go.`;
 
-export type ParsedArgs = { ok: true; options: GateOptions } | { ok: false; message: string };
+/** The options, and lines for the log about what was filled in (the request's source). */
+export type ParsedArgs = { ok: true; options: GateOptions; notes: string[] } | { ok: false; message: string };
 
 /** Seconds options: the default and the largest value (setTimeout cannot wait longer than about 24 days). */
 const SECONDS = {
@@ -50,6 +54,7 @@ export function parseGateArgs(
         'request-timeout': { type: 'string' },
         'poll-interval': { type: 'string' },
         json: { type: 'boolean' },
+        'no-source': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -98,6 +103,13 @@ export function parseGateArgs(
   }
   if (!isRecord(request)) return fail(`${file} must hold a JSON object (the release-check request)`);
 
+  const notes: string[] = [];
+  if (values['no-source'] !== true && !('source' in request)) {
+    const found = sourceFromCi(env, readFile);
+    if (found.source) request.source = found.source;
+    if (found.said) notes.push(found.said);
+  }
+
   return {
     ok: true,
     options: {
@@ -111,6 +123,7 @@ export function parseGateArgs(
       json: values.json === true,
       githubActions: isGitHubActions(env),
     },
+    notes,
   };
 }
 

@@ -11,6 +11,7 @@ async function main(): Promise<number> {
       process.stderr.write(`${annotation('error', `Usage error: ${parsed.message}`)}\n`);
     return EXIT_CODES.usage;
   }
+  for (const note of parsed.notes) process.stderr.write(`vigil-gate: ${note}\n`);
   // Lines are written straight away (pipes are synchronous on Linux), so CI sees the check id before the verdict.
   return runGate(parsed.options, {
     stdout: (line) => void process.stdout.write(`${line}\n`),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Viewport } from '../../libs/capture';
 import { ValidationFailed } from '../common/errors/domain-errors';
 import type { CreateReleaseCheckDto } from './dto/create-release-check.dto';
-import type { PagePair } from './entities/release-check.entity';
+import type { PagePair, ReleaseCheckSource } from './entities/release-check.entity';
 import { VIEWPORTS } from './viewports';
 
 /** A release-check request with its defaults applied: what is stored, and what `request_key` is bound to. */
@@ -14,6 +14,7 @@ export interface NormalizedRequest {
   viewports: Viewport[];
   mask_selectors: string[];
   mismatch_threshold: number;
+  source: ReleaseCheckSource | null;
 }
 
 /** A base URL without a trailing slash; it may carry a path prefix (a preview deployed under /pr-42). */
@@ -37,6 +38,18 @@ export function normalizeRequest(dto: CreateReleaseCheckDto): NormalizedRequest 
     viewports: VIEWPORTS.filter((viewport) => requested.has(viewport)),
     mask_selectors: dto.mask_selectors ?? [],
     mismatch_threshold: dto.mismatch_threshold ?? 0,
+    source: dto.source ? normalizeSource(dto.source) : null,
+  };
+}
+
+/** The source with its fields in one order, the commit in lower case, and what was left out absent. */
+function normalizeSource(source: NonNullable<CreateReleaseCheckDto['source']>): ReleaseCheckSource {
+  return {
+    provider: source.provider,
+    repository: source.repository,
+    commit_sha: source.commit_sha.toLowerCase(),
+    ...(source.pull_request !== undefined ? { pull_request: source.pull_request } : {}),
+    ...(source.branch !== undefined ? { branch: source.branch } : {}),
   };
 }
 
@@ -50,6 +63,8 @@ export function requestHash(request: NormalizedRequest): string {
     request.viewports,
     request.mask_selectors,
     request.mismatch_threshold,
+    // Appended only when present: the hashes of checks opened before sources existed stay what they were.
+    ...(request.source ? [request.source] : []),
   ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

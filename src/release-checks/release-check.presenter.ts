@@ -99,6 +99,7 @@ export class ReleaseCheckPresenter {
         email: check.openedBy.email,
         api_key_id: check.openedByKeyId,
       },
+      source: check.source,
       created_at: check.createdAt.toISOString(),
       updated_at: check.updatedAt.toISOString(),
       completed_at: check.completedAt?.toISOString() ?? null,

@@ -62,6 +62,7 @@ export class ReleaseChecksService {
       viewports: request.viewports,
       maskSelectors: request.mask_selectors,
       mismatchThreshold: request.mismatch_threshold,
+      source: request.source,
     });
     const artifacts = this.artifactsFor(this.em, check, 1);
     try {

@@ -262,9 +262,28 @@ describe('vigil-gate against the real service', () => {
       '--timeout',
       '120',
     ];
-    const gate = startGate([...args, '--json'], { VIGIL_API_KEY: ci.secret, GITHUB_ACTIONS: 'true' });
+    // A push build on GitHub Actions: the gate fills the check's source from the runner's variables.
+    const commit = '3f786850e387550fdab836ed7e6dc881de23001b';
+    const gate = startGate([...args, '--json'], {
+      VIGIL_API_KEY: ci.secret,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_REPOSITORY: 'acme/shop',
+      GITHUB_SHA: commit,
+      GITHUB_EVENT_NAME: 'push',
+      GITHUB_REF_TYPE: 'branch',
+      GITHUB_REF_NAME: 'main',
+    });
 
     const [, id] = await gate.waitFor(/^release check: (\S+)$/m, 30_000, 'stderr');
+    expect((await ci.client.get(`/release-checks/${id}`)).body.source).toEqual({
+      provider: 'github',
+      repository: 'acme/shop',
+      commit_sha: commit,
+      branch: 'main',
+    });
+    expect(gate.stderr()).toContain(
+      'vigil-gate: source: acme/shop@3f786850e387 on github, from GitHub Actions; --no-source leaves it out\n',
+    );
     expect(gate.stdout()).toBe('');
     await collected(id);
     const approved = await person.session.post(`/release-checks/${id}/review`, {

@@ -8,6 +8,13 @@ import { page, TestSite } from '../support/test-site';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let keyCounter = 0;
+const SOURCE = {
+  provider: 'github',
+  repository: 'acme/shop',
+  commit_sha: '3f786850e387550fdab836ed7e6dc881de23001b',
+  pull_request: 482,
+  branch: 'new-pricing',
+};
 const newRequestKey = () => `rk-${Date.now()}-${(keyCounter += 1)}`;
 
 describe('release checks (real Chromium, PostgreSQL, Redis and queue workers)', () => {
@@ -272,6 +279,30 @@ describe('release checks (real Chromium, PostgreSQL, Redis and queue workers)', 
     expect((await ci.client.get(`/release-checks/${first.id}`, { query: { revision: 3 } })).status).toBe(404);
   });
 
+  it('keeps where the change comes from: the source as sent (the commit in lower case), null when none', async () => {
+    site.set('/source/prod/pricing', page());
+    site.set('/source/preview/pricing', page());
+    const body = request('source', { source: { ...SOURCE, commit_sha: SOURCE.commit_sha.toUpperCase() } });
+    const created = await ci.client.post('/release-checks', body);
+    expect(created.status).toBe(201);
+    expect(created.body.source).toEqual(SOURCE);
+    expect((await ci.client.get(`/release-checks/${created.body.id}`)).body.source).toEqual(SOURCE);
+    // The source is part of the request a key is bound to: the same commit is a retry, another one is refused.
+    expect((await ci.client.post('/release-checks', { ...body, source: SOURCE })).status).toBe(200);
+    const otherCommit = await ci.client.post('/release-checks', {
+      ...body,
+      source: { ...SOURCE, commit_sha: 'a'.repeat(40) },
+    });
+    expect(otherCommit.status).toBe(422);
+    expect(otherCommit.body.code).toBe('request_key_reused');
+    const minimal = { provider: 'gitlab', repository: 'acme/web/shop', commit_sha: 'b'.repeat(64) };
+    const gitlab = await ci.client.post('/release-checks', request('source', { source: minimal }));
+    expect(gitlab.body.source).toEqual(minimal);
+    const none = await ci.client.post('/release-checks', request('source'));
+    expect(none.body.source).toBeNull();
+    await Promise.all([created, gitlab, none].map((check) => collected(check.body.id)));
+  });
+
   it('request_key: an identical retry answers the same check, a changed body is refused, a race creates one', async () => {
     site.set('/keys/prod/pricing', page());
     site.set('/keys/preview/pricing', page());
@@ -348,6 +379,12 @@ describe('release checks (real Chromium, PostgreSQL, Redis and queue workers)', 
       [{ pages: Array.from({ length: 201 }, () => ({ production_path: '/', preview_path: '/' })) }, 'pages'],
       [{ mismatch_threshold: 2 }, 'mismatch_threshold'],
       [{ extra: true }, 'extra'],
+      [{ source: { ...SOURCE, provider: 'bitbucket' } }, 'source.provider'],
+      [{ source: { ...SOURCE, commit_sha: 'abc1234' } }, 'source.commit_sha'],
+      [{ source: { ...SOURCE, repository: 'shop' } }, 'source.repository'],
+      [{ source: { ...SOURCE, pull_request: 0 } }, 'source.pull_request'],
+      [{ source: { ...SOURCE, token: 'ghp_secret' } }, 'source.token'],
+      [{ source: 'acme/shop@3f78685' }, 'source'],
     ];
     for (const [overrides, field] of invalid) {
       const response = await ci.client.post('/release-checks', request('invalid', overrides));

@@ -37,7 +37,8 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
   // And, from later migrations: what a monitor learned moves and its visual threshold (Migration20261127143315).
   monitors: ['workspace_id', 'created_by_id', 'visual_threshold', 'volatile', 'metadata'],
   changes: ['workspace_id', 'visual', 'metadata', 'diff_screenshot_key'],
-  release_checks: ['workspace_id', 'opened_by_id', 'opened_by_key_id'],
+  // Migration20261127225317: a release check's source.
+  release_checks: ['workspace_id', 'opened_by_id', 'opened_by_key_id', 'source'],
   // Migration20261127144941: pair decisions and fingerprints, and each review's pairs.
   release_check_artifacts: ['fingerprint', 'decision'],
   release_check_reviews: ['pairs'],

@@ -14,6 +14,7 @@ import {
   IsNumber,
   IsUUID,
   Length,
+  Matches,
   ArrayMaxSize,
   ValidateNested,
   Max,
@@ -77,14 +78,28 @@ export function IsStorableText(validationOptions?: ValidationOptions): PropertyD
   );
 }
 
-export function TextField(options: FieldOptions & { minLength?: number; maxLength: number }): PropertyDecorator {
+export function TextField(
+  options: FieldOptions & {
+    minLength?: number;
+    maxLength: number;
+    /** A pattern (a regular expression's source, as openapi.yaml writes it) and what to say when text misses it. */
+    pattern?: { source: string; message: string };
+  },
+): PropertyDecorator {
   const minLength = options.minLength ?? 1;
+  const { pattern } = options;
   return applyDecorators(
-    documented(options, { type: 'string', minLength, maxLength: options.maxLength }),
+    documented(options, {
+      type: 'string',
+      minLength,
+      maxLength: options.maxLength,
+      ...(pattern ? { pattern: pattern.source } : {}),
+    }),
     ...optionality(options),
     IsString(),
     IsStorableText(),
     Length(minLength, options.maxLength, { message: `must be ${minLength} to ${options.maxLength} characters long` }),
+    ...(pattern ? [Matches(new RegExp(pattern.source), { message: pattern.message })] : []),
   );
 }
 

@@ -12,6 +12,7 @@ import { Migration20261125015325 } from './Migration20261125015325';
 import { Migration20261125015605 } from './Migration20261125015605';
 import { Migration20261127143315 } from './Migration20261127143315';
 import { Migration20261127144941 } from './Migration20261127144941';
+import { Migration20261127225317 } from './Migration20261127225317';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -32,4 +33,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127143315', class: Migration20261127143315 },
   /** Pair decisions and fingerprints; every pair in a review's record. */
   { name: 'Migration20261127144941', class: Migration20261127144941 },
+  /** A release check's source: the commit and pull request it checks. */
+  { name: 'Migration20261127225317', class: Migration20261127225317 },
 ];

@@ -2,8 +2,11 @@ import type { Viewport } from '../../../libs/capture';
 import { VIEWPORTS } from '../viewports';
 import {
   EnumArrayField,
+  EnumField,
   HttpUrlField,
+  IntField,
   NestedArrayField,
+  NestedField,
   NumberField,
   TextArrayField,
   TextField,
@@ -23,6 +26,44 @@ export class PagePairRequestDto {
     description: 'A CSS selector that must match on both sides; checks presence only, not a user journey.',
   })
   required_selector?: string;
+}
+
+export const SOURCE_PROVIDERS = ['github', 'gitlab'] as const;
+export type SourceProvider = (typeof SOURCE_PROVIDERS)[number];
+
+export class ReleaseCheckSourceRequestDto {
+  @EnumField(SOURCE_PROVIDERS, 'SourceProvider')
+  provider: SourceProvider;
+
+  @TextField({
+    minLength: 3,
+    maxLength: 255,
+    pattern: { source: '^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$', message: 'must be a path like owner/name' },
+    description: "`owner/name` on GitHub; the project's full path on GitLab (`group/subgroup/project`).",
+  })
+  repository: string;
+
+  @TextField({
+    minLength: 40,
+    maxLength: 64,
+    pattern: {
+      source: '^([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$',
+      message: 'must be a full commit hash (40 or 64 hex digits)',
+    },
+    description: 'The full commit hash (40 hex digits, or 64 for SHA-256 repositories); stored in lower case.',
+  })
+  commit_sha: string;
+
+  @IntField({
+    optional: true,
+    min: 1,
+    max: 2_147_483_647,
+    description: "The pull request's number (GitHub) or the merge request's IID (GitLab).",
+  })
+  pull_request?: number;
+
+  @TextField({ optional: true, maxLength: 255 })
+  branch?: string;
 }
 
 export class CreateReleaseCheckDto {
@@ -63,4 +104,7 @@ export class CreateReleaseCheckDto {
     description: 'Share of differing pixels (0 to 1) up to which screenshots count as the same.',
   })
   mismatch_threshold?: number;
+
+  @NestedField(() => ReleaseCheckSourceRequestDto, { optional: true })
+  source?: ReleaseCheckSourceRequestDto;
 }

@@ -14,6 +14,7 @@ import {
 } from '../entities/release-check-review.entity';
 import { COLLECTION_STATUSES, type CollectionStatus, type Gate, GATES } from '../entities/release-check.entity';
 import { VIEWPORTS } from '../viewports';
+import { SOURCE_PROVIDERS, type SourceProvider } from './create-release-check.dto';
 
 const nullableString = { type: 'string', nullable: true } as const;
 
@@ -398,6 +399,23 @@ export class ReleaseCheckSummaryDto {
   new_findings: number;
 }
 
+export class ReleaseCheckSourceDto {
+  @ApiProperty({ enum: SOURCE_PROVIDERS, enumName: 'SourceProvider' })
+  provider: SourceProvider;
+
+  @ApiProperty({ type: 'string' })
+  repository: string;
+
+  @ApiProperty({ type: 'string', description: 'Lower case.' })
+  commit_sha: string;
+
+  @ApiProperty({ type: 'integer', required: false })
+  pull_request?: number;
+
+  @ApiProperty({ type: 'string', required: false })
+  branch?: string;
+}
+
 export class ReleaseCheckOpenerDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
   id: string;
@@ -461,6 +479,13 @@ export class ReleaseCheckFieldsDto {
     description: 'Who opened the check, and with which key (null when a session opened it).',
   })
   opened_by: ReleaseCheckOpenerDto | null;
+
+  @ApiProperty({
+    type: () => ReleaseCheckSourceDto,
+    nullable: true,
+    description: 'Where the checked change comes from, as the request named it; null when it named none.',
+  })
+  source: ReleaseCheckSourceDto | null;
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   created_at: string;

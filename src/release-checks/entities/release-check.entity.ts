@@ -17,6 +17,16 @@ export interface PagePair {
   required_selector: string | null;
 }
 
+/** Where a release check's change comes from: a commit on a code host, and its pull or merge request. */
+export interface ReleaseCheckSource {
+  provider: 'github' | 'gitlab';
+  repository: string;
+  /** Lower case. */
+  commit_sha: string;
+  pull_request?: number;
+  branch?: string;
+}
+
 export interface ReleaseCheckSummary {
   pairs: number;
   captured: number;
@@ -87,6 +97,10 @@ export class ReleaseCheck {
 
   @Property({ type: 'double' })
   mismatchThreshold: number;
+
+  /** Where the checked change comes from (code host, repository, commit); null when the request named none. */
+  @Property({ type: 'json', nullable: true })
+  source: ReleaseCheckSource | null = null;
 
   @Property({ type: 'integer' })
   revision: number & Opt = 1;
