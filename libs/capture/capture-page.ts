@@ -216,8 +216,9 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
     await world.evaluate(loadLazyContent, null);
     await settleClock(page, network, { quietMs: timeouts.networkQuietMs, networkBudgetMs: timeouts.networkIdleMs });
 
-    const finalUrl = page.url();
     const content = await world.evaluate(readPage, request.requiredSelector ?? null);
+    // After the read: a page that replaced itself during it was read again in its new document.
+    const finalUrl = page.url();
     let requiredSelectorFound: boolean | null = null;
     if (request.requiredSelector !== undefined) {
       const selector = request.requiredSelector;

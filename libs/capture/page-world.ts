@@ -3,8 +3,12 @@ import type { CDPSession, Page } from 'playwright-core';
 /** The capture's isolated world: it shares the page's DOM, not its globals, and the page's CSP does not apply. */
 const WORLD_NAME = 'vigil';
 
-/** What Chromium answers when asked to run something in a context whose document is gone. */
-const STALE_CONTEXT = /Cannot find context with specified id|Cannot find default execution context/;
+/**
+ * What Chromium answers when asked to run something in a context whose document is gone, or whose document went
+ * away while it ran (the page navigated itself during the call).
+ */
+const STALE_CONTEXT =
+  /Cannot find context with specified id|Cannot find default execution context|Inspected target navigated or closed/;
 
 /** A function run in the page (serialized, so it may use browser globals only), with its one argument. */
 type InPage<A, R> = (arg: A) => R | Promise<R>;
