@@ -1015,6 +1015,91 @@ export interface paths {
         patch: operations["updateAlertRule"];
         trace?: never;
     };
+    "/code-host-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's code-host connections
+         * @description An admin of the workspace only, in a session (`403` with `required_scope: workspace:admin` otherwise).
+         *     Credentials are never returned.
+         */
+        get: operations["listCodeHostConnections"];
+        put?: never;
+        /**
+         * Connect a GitHub App installation or a GitLab token
+         * @description Release checks whose `source` names this provider and a repository under `namespace` report to it: a commit
+         *     status per check name (context `vigil/<check name>`) that follows the gate, and one comment on the pull or
+         *     merge request, edited as the check moves. Of several connections of a provider, the one with the longest
+         *     matching namespace is used.
+         *
+         *     `github` needs `app_id`, `installation_id` and the App's `private_key` (PEM); the App needs the
+         *     *Commit statuses* (write) and *Pull requests* (write) permissions. `gitlab` needs a project or group access
+         *     `token` with the `api` scope (role Developer or above) and, for self-managed GitLab, `base_url` (defaults to
+         *     `https://gitlab.com`; it must be public, `400 target_not_public`). Credentials are write-only: stored
+         *     encrypted, never returned. An admin of the workspace only, in a session.
+         */
+        post: operations["createCodeHostConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/code-host-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a code-host connection
+         * @description Its provider, namespace and identifiers; the credential is never shown.
+         */
+        get: operations["getCodeHostConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a code-host connection
+         * @description Release checks stop reporting to it; its delivery log goes with it.
+         */
+        delete: operations["deleteCodeHostConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a code-host connection
+         * @description Fields of the other provider are a `400`. A new `private_key` or `token` replaces the stored one. Re-enabling
+         *     a connection clears its `disabled_reason`.
+         */
+        patch: operations["updateCodeHostConnection"];
+        trace?: never;
+    };
+    "/code-host-connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that a connection's credential works
+         * @description GitHub: mints an installation token (the App's JWT exchanged at
+         *     `POST /app/installations/{installation_id}/access_tokens`). GitLab: reads the token's own record
+         *     (`GET /api/v4/personal_access_tokens/self`). Nothing is written to the code host.
+         */
+        post: operations["testCodeHostConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -1556,6 +1641,27 @@ export interface webhooks {
          *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
          */
         post: operations["valueChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release_check.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A release check started collecting
+         * @description A release check was created, or rerun as a new revision: its evidence is being collected and the gate is `pending`.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["releaseCheckStartedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2294,6 +2400,109 @@ export interface components {
             workspace_id: string;
             data: components["schemas"]["ChangeEventData"];
         };
+        /** @description Where release checks report their gate on a code host. The credential is never returned. */
+        CodeHostConnection: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            provider: components["schemas"]["SourceProvider"];
+            /**
+             * @description The repositories it serves: a GitHub account (`acme` serves `acme/*`), a GitLab group or project path
+             *     (`platform/web` serves `platform/web` and everything under it).
+             */
+            namespace: string;
+            /** @description The GitHub App's id; null for GitLab. */
+            app_id: number | null;
+            /** @description The App's installation on the account; null for GitLab. */
+            installation_id: number | null;
+            /** @description GitLab's address (`https://gitlab.com` unless self-managed); null for GitHub. */
+            base_url: string | null;
+            enabled: boolean;
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CodeHostConnectionList: {
+            data: components["schemas"]["CodeHostConnection"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description `github`: `app_id`, `installation_id` and `private_key`. `gitlab`: `token`, and `base_url` for self-managed
+         *     GitLab. A field of the other provider is a `400`.
+         */
+        CreateCodeHostConnectionRequest: {
+            name: string;
+            provider: components["schemas"]["SourceProvider"];
+            /** @description A GitHub account, or a GitLab group or project path; matched without regard to case. */
+            namespace: string;
+            app_id?: number;
+            installation_id?: number;
+            /** @description The GitHub App's private key, PEM (as GitHub downloads it). Write-only. */
+            private_key?: string;
+            /** @description A GitLab project or group access token with the `api` scope. Write-only. */
+            token?: string;
+            /**
+             * Format: uri
+             * @description Self-managed GitLab's address, `https://gitlab.example.com`. Defaults to `https://gitlab.com`.
+             */
+            base_url?: string;
+            enabled?: boolean;
+        };
+        UpdateCodeHostConnectionRequest: {
+            name?: string;
+            namespace?: string;
+            app_id?: number;
+            installation_id?: number;
+            private_key?: string;
+            token?: string;
+            /** Format: uri */
+            base_url?: string;
+            enabled?: boolean;
+        };
+        CodeHostConnectionTestResult: {
+            /** @description The code host accepted the credential. */
+            ok: boolean;
+            /** @description The code host's HTTP status; null when it could not be reached. */
+            response_status: number | null;
+            /** @description What was tried and what the code host said (never the credential). */
+            detail: string;
+        };
+        /** @description The `release_check.started` event. */
+        ReleaseCheckStartedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "release_check.started";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["ReleaseCheckStartedEventData"];
+        };
+        ReleaseCheckStartedEventData: {
+            /** Format: uuid */
+            release_check_id: string;
+            name: string;
+            /** @description 1 when created; one more on each rerun. */
+            revision: number;
+            /** @description Page pairs times viewports to collect. */
+            pairs: number;
+            source: components["schemas"]["ReleaseCheckSource"] | null;
+            /** @description The review page, absolute on the service's `PUBLIC_URL` when it has one, else a path. */
+            review_url: string;
+        };
+        /** @description A pair with a stable difference, for a receiver to link to. */
+        ReleaseCheckEventPair: {
+            /** Format: uuid */
+            artifact_id: string;
+            production_path: string;
+            preview_path: string;
+            viewport: components["schemas"]["Viewport"];
+            /** @description The pair on the review page. */
+            review_url: string;
+        };
         /** @description The `release_check.completed` event. */
         ReleaseCheckCompletedEvent: {
             /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
@@ -2392,6 +2601,11 @@ export interface components {
             detected_at: string;
         };
         ReleaseCheckCompletedEventData: {
+            source: components["schemas"]["ReleaseCheckSource"] | null;
+            /** @description The review page, absolute on the service's `PUBLIC_URL` when it has one, else a path. */
+            review_url: string;
+            /** @description The pairs with stable differences (the first 50; `summary.with_differences` counts them all). */
+            pairs_with_differences: components["schemas"]["ReleaseCheckEventPair"][];
             /** Format: uuid */
             release_check_id: string;
             name: string;
@@ -2402,6 +2616,14 @@ export interface components {
             summary: components["schemas"]["ReleaseCheckSummary"];
         };
         ReleaseCheckReviewedEventData: {
+            /** @description The e-mail address of the person who decided. */
+            reviewer_email: string;
+            summary: components["schemas"]["ReleaseCheckSummary"];
+            source: components["schemas"]["ReleaseCheckSource"] | null;
+            /** @description The review page, absolute on the service's `PUBLIC_URL` when it has one, else a path. */
+            review_url: string;
+            /** @description The pairs with stable differences (the first 50; `summary.with_differences` counts them all). */
+            pairs_with_differences: components["schemas"]["ReleaseCheckEventPair"][];
             /** Format: uuid */
             release_check_id: string;
             name: string;
@@ -2445,11 +2667,11 @@ export interface components {
         };
         /**
          * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
-         *     `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`, `crawl.completed`, and `ping` (a
-         *     test).
+         *     `release_check.started`, `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`,
+         *     `crawl.completed`, and `ping` (a test).
          * @enum {string}
          */
-        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "ping";
+        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.started" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "ping";
         /** @enum {string} */
         DestinationType: "webhook" | "slack" | "email";
         /** @description `url` for a webhook, `webhook_url` for Slack, `to` for e-mail. */
@@ -9098,6 +9320,348 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listCodeHostConnections: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. Defaults to `1`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. Defaults to `20`. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of connections, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6b1f3c2e-8a4d-5e7f-9a0b-1c2d3e4f5a6b",
+                     *           "name": "Acme on GitHub",
+                     *           "provider": "github",
+                     *           "namespace": "acme",
+                     *           "app_id": 123456,
+                     *           "installation_id": 45678901,
+                     *           "base_url": null,
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "updated_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeHostConnectionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createCodeHostConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme on GitHub",
+                 *       "provider": "github",
+                 *       "namespace": "acme",
+                 *       "app_id": 123456,
+                 *       "installation_id": 45678901,
+                 *       "private_key": "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA…\n-----END RSA PRIVATE KEY-----\n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCodeHostConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection (without its credential). */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b1f3c2e-8a4d-5e7f-9a0b-1c2d3e4f5a6b",
+                     *       "name": "Acme on GitHub",
+                     *       "provider": "github",
+                     *       "namespace": "acme",
+                     *       "app_id": 123456,
+                     *       "installation_id": 45678901,
+                     *       "base_url": null,
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeHostConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCodeHostConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a4d3f-9b5e-5f80-8b1c-2d3e4f5a6b7c",
+                     *       "name": "Self-managed GitLab",
+                     *       "provider": "gitlab",
+                     *       "namespace": "platform/web",
+                     *       "app_id": null,
+                     *       "installation_id": null,
+                     *       "base_url": "https://gitlab.example.com",
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeHostConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCodeHostConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCodeHostConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "glpat-xxxxxxxxxxxxxxxxxxxx"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateCodeHostConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection as changed. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a4d3f-9b5e-5f80-8b1c-2d3e4f5a6b7c",
+                     *       "name": "Self-managed GitLab",
+                     *       "provider": "gitlab",
+                     *       "namespace": "platform/web",
+                     *       "app_id": null,
+                     *       "installation_id": null,
+                     *       "base_url": "https://gitlab.example.com",
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-25T08:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeHostConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testCodeHostConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the code host accepted the credential, and what it said. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": false,
+                     *       "response_status": 401,
+                     *       "detail": "The code host refused the credential: A JSON web token could not be decoded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeHostConnectionTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -11168,6 +11732,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ValueChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    releaseCheckStartedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReleaseCheckStartedEvent"];
             };
         };
         responses: {

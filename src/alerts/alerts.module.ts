@@ -11,6 +11,7 @@ import { DestinationsService } from './destinations.service';
 import { OutboxRelay } from './outbox-relay';
 import { RulesService } from './rules.service';
 import { PlanGate } from '../users/plan-gate';
+import { CodeHostsModule } from '../code-hosts/code-hosts.module';
 
 /**
  * Alert destinations, rules, and the delivery of the outbox's events (in worker processes). Deliveries are claimed
@@ -22,6 +23,7 @@ export class AlertsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AlertsModule,
+      imports: [CodeHostsModule.forRoot(config)],
       controllers: servesHttp(config) ? [AlertsController] : [],
       providers: [
         DestinationsService,

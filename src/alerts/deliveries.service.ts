@@ -1,14 +1,20 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { GITLAB_COM } from '../code-hosts/code-host-sender';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { NotFound } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import type { ListDeliveriesQuery, WebhookDeliveryDto } from './dto/alerts.dto';
+import type { AlertDestination } from './entities/alert-destination.entity';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 
 /** The workspace's delivery log (the request's scope filters every query), and redelivery. */
 @Injectable()
 export class DeliveriesService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async list(query: ListDeliveriesQuery): Promise<Page<WebhookDeliveryDto>> {
     const [deliveries, total] = await this.em.findAndCount(
@@ -20,11 +26,15 @@ export class DeliveriesService {
       },
       { populate: ['event', 'destination'], orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
     );
-    return pageOf(deliveries.map(present), total, query);
+    return pageOf(
+      deliveries.map((delivery) => this.present(delivery)),
+      total,
+      query,
+    );
   }
 
   async get(id: string): Promise<WebhookDeliveryDto> {
-    return present(await this.owned(id));
+    return this.present(await this.owned(id));
   }
 
   /**
@@ -40,7 +50,7 @@ export class DeliveriesService {
       eventSeq: original.eventSeq,
     });
     await this.em.flush();
-    return present(again);
+    return this.present(again);
   }
 
   private async owned(id: string): Promise<WebhookDelivery> {
@@ -48,20 +58,34 @@ export class DeliveriesService {
     if (!delivery) throw new NotFound('Delivery');
     return delivery;
   }
-}
 
-function present(delivery: WebhookDelivery): WebhookDeliveryDto {
-  const { config } = delivery.destination;
-  return {
-    id: delivery.id,
-    event_id: delivery.event.id,
-    event_type: delivery.event.type,
-    destination_id: delivery.destination.id,
-    url: config.url ?? config.webhook_url ?? `mailto:${(config.to ?? []).join(',')}`,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
-    created_at: delivery.createdAt.toISOString(),
-    request: delivery.request ?? { headers: {}, body: '' },
-  };
+  private present(delivery: WebhookDelivery): WebhookDeliveryDto {
+    return {
+      id: delivery.id,
+      event_id: delivery.event.id,
+      event_type: delivery.event.type,
+      destination_id: delivery.destination.id,
+      url: this.addressOf(delivery.destination),
+      status: delivery.status,
+      attempts: delivery.attempts,
+      next_attempt_at: delivery.nextAttemptAt?.toISOString() ?? null,
+      created_at: delivery.createdAt.toISOString(),
+      request: delivery.request ?? { headers: {}, body: '' },
+    };
+  }
+
+  /** Where a destination's deliveries go: its URL, its addresses, or its code host's API. */
+  private addressOf(destination: AlertDestination): string {
+    const { config } = destination;
+    switch (destination.type) {
+      case 'github':
+        return this.config.githubApiUrl;
+      case 'gitlab':
+        return `${config.base_url ?? GITLAB_COM}/api/v4`;
+      case 'email':
+        return `mailto:${(config.to ?? []).join(',')}`;
+      default:
+        return config.url ?? config.webhook_url ?? '';
+    }
+  }
 }

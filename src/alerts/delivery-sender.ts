@@ -2,24 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
-import { Agent, request } from 'undici';
-import { assertPublicUrl, checkedConnectLookup } from '../../libs/net-guard';
+import { type Agent, request } from 'undici';
+import { assertPublicUrl } from '../../libs/net-guard';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { EventPayload } from '../events/event-payloads';
+import { CodeHostSender } from '../code-hosts/code-host-sender';
 import type { AlertDestination } from './entities/alert-destination.entity';
-import type { DeliveryAttempt, DeliveryRequest } from './entities/webhook-delivery.entity';
+import {
+  checkedDispatcher,
+  describe,
+  readExcerpt,
+  SEND_TIMEOUT_MS,
+  type SendOutcome,
+  startAttempt,
+} from './delivery-attempt';
 
-const TIMEOUT_MS = 15_000;
-const BODY_EXCERPT_BYTES = 4096;
+export type { SendOutcome } from './delivery-attempt';
+import type { DeliveryRequest } from './entities/webhook-delivery.entity';
+
 const USER_AGENT = 'VigilWebhooks/1';
-
-export interface SendOutcome {
-  delivered: boolean;
-  /** The receiver answered 410 Gone: it wants no more. */
-  gone: boolean;
-  attempt: DeliveryAttempt;
-  request: DeliveryRequest;
-}
 
 /** A new webhook signing secret: `whsec_` and 32 random bytes, base64 (Standard Webhooks). */
 export function newSigningSecret(): string {
@@ -29,19 +30,18 @@ export function newSigningSecret(): string {
 /**
  * Sends one event to one destination, once, and says what happened. HTTP goes through a dispatcher whose connections
  * resolve names with the SSRF check at connect time (the socket goes to the checked address), never follows
- * redirects and gives up after 15 s. E-mail goes through SMTP_URL.
+ * redirects and gives up after 15 s. E-mail goes through SMTP_URL; code hosts through CodeHostSender.
  */
 @Injectable()
 export class DeliverySender implements OnApplicationShutdown {
   private readonly dispatcher: Agent;
   private readonly mailer: Transporter | null;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.dispatcher = new Agent({
-      connect: { lookup: checkedConnectLookup({ allowPrivate: config.allowPrivateTargets }), timeout: TIMEOUT_MS },
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
-    });
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly codeHosts: CodeHostSender,
+  ) {
+    this.dispatcher = checkedDispatcher(config);
     this.mailer = config.smtpUrl ? createTransport(config.smtpUrl) : null;
   }
 
@@ -62,6 +62,9 @@ export class DeliverySender implements OnApplicationShutdown {
         );
       case 'email':
         return this.mail(destination.config.to ?? [], event);
+      case 'github':
+      case 'gitlab':
+        return this.codeHosts.send(destination, event);
       default: {
         const unknown: never = destination.type;
         throw new Error(`unknown destination type ${String(unknown)}`);
@@ -99,7 +102,7 @@ export class DeliverySender implements OnApplicationShutdown {
         headers: sent.headers,
         body,
         dispatcher: this.dispatcher,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
       const excerpt = await readExcerpt(response.body);
       const status = response.statusCode;
@@ -139,41 +142,6 @@ export class DeliverySender implements OnApplicationShutdown {
   }
 }
 
-/** Starts timing an attempt; the function it returns records how it ended, with the time it took. */
-function startAttempt(): (fields: Partial<DeliveryAttempt>) => DeliveryAttempt {
-  const started = performance.now();
-  return (fields) => ({
-    at: new Date().toISOString(),
-    response_status: null,
-    duration_ms: Math.round(performance.now() - started),
-    error: null,
-    response_body: null,
-    ...fields,
-  });
-}
-
-/** The first 4 KiB of a body, then the rest is dropped unread. */
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= BODY_EXCERPT_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  const text = Buffer.concat(chunks).subarray(0, BODY_EXCERPT_BYTES).toString('utf8');
-  return text === '' ? null : text;
-}
-
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${message}` : message;
-}
-
 /** One line a person reads in Slack or an e-mail. */
 export function readable(event: EventPayload): string {
   const monitor = (about: { name: string; url: string }) => `${about.name} (${about.url})`;
@@ -185,6 +153,8 @@ export function readable(event: EventPayload): string {
     case 'change.detected':
     case 'value.changed':
       return `:pencil2: ${monitor(event.data.monitor)} changed: ${event.data.summary}`;
+    case 'release_check.started':
+      return `:hourglass: Release check ${event.data.name} is collecting evidence (revision ${event.data.revision}).`;
     case 'release_check.completed':
       return `:mag: Release check ${event.data.name} has its evidence; it waits for a review.`;
     case 'release_check.reviewed':

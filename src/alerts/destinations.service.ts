@@ -16,7 +16,17 @@ import type {
   DestinationTestResultDto,
   UpdateAlertDestinationDto,
 } from './dto/alerts.dto';
-import { AlertDestination, type DestinationConfig, type DestinationType } from './entities/alert-destination.entity';
+import {
+  AlertDestination,
+  DESTINATION_TYPES,
+  type DestinationConfig,
+  type DestinationType,
+} from './entities/alert-destination.entity';
+
+type AlertKindDestination = AlertDestination & { type: DestinationType };
+
+/** The destinations this API manages; code-host connections have their own (CodeHostsService). */
+const ALERT_DESTINATIONS = { type: { $in: [...DESTINATION_TYPES] } };
 
 /** A rotated-out secret keeps signing this long, so receivers can switch without missing a delivery. */
 const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
@@ -32,12 +42,11 @@ export class DestinationsService {
   ) {}
 
   async list(query: PageQuery): Promise<Page<AlertDestinationDto>> {
-    const [destinations, total] = await this.em.findAndCount(
-      AlertDestination,
-      {},
-      { orderBy: { createdAt: 'asc', id: 'asc' }, ...pageWindow(query) },
-    );
-    return pageOf(destinations.map(present), total, query);
+    const [destinations, total] = await this.em.findAndCount(AlertDestination, ALERT_DESTINATIONS, {
+      orderBy: { createdAt: 'asc', id: 'asc' },
+      ...pageWindow(query),
+    });
+    return pageOf((destinations as AlertKindDestination[]).map(present), total, query);
   }
 
   async create(
@@ -61,8 +70,9 @@ export class DestinationsService {
           enabled: input.enabled ?? true,
           secret,
         }),
+      ALERT_DESTINATIONS,
     );
-    return { ...present(destination), secret };
+    return { ...present(destination as AlertKindDestination), secret };
   }
 
   async get(id: string): Promise<AlertDestinationDto> {
@@ -83,7 +93,9 @@ export class DestinationsService {
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.em.nativeDelete(AlertDestination, { id }))) throw new NotFound('Alert destination');
+    if (!(await this.em.nativeDelete(AlertDestination, { id, ...ALERT_DESTINATIONS }))) {
+      throw new NotFound('Alert destination');
+    }
   }
 
   /** A new signing secret; the old one keeps signing for 24 hours. */
@@ -113,21 +125,21 @@ export class DestinationsService {
     return { delivered: outcome.delivered, response_status, duration_ms, response_body, error };
   }
 
-  private async owned(id: string): Promise<AlertDestination> {
-    const destination = await this.em.findOne(AlertDestination, { id });
+  private async owned(id: string): Promise<AlertKindDestination> {
+    const destination = await this.em.findOne(AlertDestination, { id, ...ALERT_DESTINATIONS });
     if (!destination) throw new NotFound('Alert destination');
-    return destination;
+    return destination as AlertKindDestination;
   }
 
   /** The config a type needs, and nothing else; URLs must be public (checked again on every send). */
   private async checkedConfig(type: DestinationType, input: DestinationConfigInputDto): Promise<DestinationConfig> {
-    const needs: Record<DestinationType, keyof DestinationConfig> = {
+    const needs: Record<DestinationType, keyof DestinationConfigInputDto> = {
       webhook: 'url',
       slack: 'webhook_url',
       email: 'to',
     };
     const field = needs[type];
-    const extra = (Object.keys(input) as (keyof DestinationConfig)[]).find(
+    const extra = (Object.keys(input) as (keyof DestinationConfigInputDto)[]).find(
       (key) => key !== field && input[key] !== undefined,
     );
     if (extra) throw ValidationFailed.field(`config.${extra}`, `is not used by a ${type} destination`);
@@ -144,7 +156,7 @@ export class DestinationsService {
   }
 }
 
-export function present(destination: AlertDestination): AlertDestinationDto {
+export function present(destination: AlertKindDestination): AlertDestinationDto {
   return {
     id: destination.id,
     name: destination.name,

@@ -58,6 +58,13 @@ export interface AppConfig {
   /** Where artifacts live: `artifactDir` on this machine, or an S3-compatible bucket every machine shares. */
   artifactStore: { kind: 'local' } | ({ kind: 's3' } & S3Settings);
   allowPrivateTargets: boolean;
+  /** GitHub's REST API (GitHub.com's unless set), for code-host connections to GitHub Apps. */
+  githubApiUrl: string;
+  /**
+   * The key that encrypts code-host credentials at rest (32 bytes, base64 or hex); null means: a random key stored in
+   * the database on first start. Set it so that a copy of the database alone does not reveal the credentials.
+   */
+  secretsKey: Buffer | null;
   /** Crawl politeness and capacity; raised for local benchmarks, never needed in production. */
   crawl: CrawlConfig;
   /** Each plan's limits: the defaults, with any plan the `PLANS` setting names replaced or added. */
@@ -155,6 +162,17 @@ export interface S3Settings {
 }
 
 export class ConfigError extends Error {}
+
+/** SECRETS_KEY: 32 bytes, as 64 hex digits or base64. */
+function secretsKey(env: Env): Buffer | null {
+  const raw = optional(env, 'SECRETS_KEY');
+  if (raw === null) return null;
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('SECRETS_KEY must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)');
+  }
+  return key;
+}
 
 /** The origin of PUBLIC_URL, without a trailing slash or path: links are built on it. */
 function publicUrl(raw: string): string {
@@ -346,6 +364,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     artifactRetentionDays: integer(env, 'ARTIFACT_RETENTION_DAYS', 30, 1, 3650),
     artifactStore: artifactStore(env),
     allowPrivateTargets: flag(env, 'ALLOW_PRIVATE_TARGETS', false),
+    githubApiUrl: url(env, 'GITHUB_API_URL', 'https://api.github.com', ['http:', 'https:']).replace(/\/+$/, ''),
+    secretsKey: secretsKey(env),
     plans: plans(env),
     crawl: {
       concurrency: integer(env, 'CRAWL_CONCURRENCY', 2, 1, 32),

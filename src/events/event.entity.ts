@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'monitor.recovered',
   'change.detected',
   'value.changed',
+  'release_check.started',
   'release_check.completed',
   'release_check.reviewed',
   'a11y_scan.completed',

@@ -11,6 +11,7 @@ import { ReleaseCheckProcessor } from './collection/release-check.processor';
 import { ReleaseCheckQueue } from './collection/release-check-queue';
 import { ReleaseCheckRecorder } from './collection/release-check-recorder';
 import { SideCaptureWork } from './collection/side-capture';
+import { ReleaseCheckEvents } from './release-check-events';
 import { ReleaseCheckPresenter } from './release-check.presenter';
 import { ReleaseChecksController } from './release-checks.controller';
 import { ReleaseChecksService } from './release-checks.service';
@@ -32,6 +33,7 @@ export class ReleaseChecksModule {
         ReleaseCheckPresenter,
         ReleaseCheckQueue,
         ReleaseCheckFiles,
+        ReleaseCheckEvents,
         ...(workers
           ? [CollectionShortcuts, ReleaseCheckRecorder, SideCaptureWork, ArtifactComparisonWork, ReleaseCheckProcessor]
           : []),

@@ -3,7 +3,6 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { WorkspacePrincipal, WorkspaceSession } from '../common/auth/principal';
 import { assertPublicTarget } from '../common/targets/public-target';
-import { recordEvent } from '../events/outbox';
 import { DomainError, NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -19,6 +18,7 @@ import { EMPTY_SUMMARY, ReleaseCheck } from './entities/release-check.entity';
 import { ReleaseCheckFiles, releaseCheckFolder } from './collection/release-check-files';
 import { ReleaseCheckQueue } from './collection/release-check-queue';
 import { ReleaseCheckPresenter } from './release-check.presenter';
+import { ReleaseCheckEvents } from './release-check-events';
 import { type NormalizedRequest, normalizeRequest, requestHash } from './release-check-request';
 import { needsDecision, reviewedPairs, unchangedSinceRevision } from './pair-review';
 import { gateOf, summarize } from './release-check-summary';
@@ -38,6 +38,7 @@ export class ReleaseChecksService {
     private readonly queue: ReleaseCheckQueue,
     private readonly files: ReleaseCheckFiles,
     private readonly presenter: ReleaseCheckPresenter,
+    private readonly events: ReleaseCheckEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -66,6 +67,7 @@ export class ReleaseChecksService {
     });
     const artifacts = this.artifactsFor(this.em, check, 1);
     try {
+      await this.events.started(this.em, check);
       await this.em.persist([check, ...artifacts]).flush();
     } catch (error) {
       // Two identical requests at the same moment: the other one created the check; answer with it.
@@ -175,18 +177,7 @@ export class ReleaseChecksService {
       });
       check.gate = gateOf(check.collectionStatus, dto.decision);
       check.summary = summarize(artifacts);
-      recordEvent(em, {
-        workspaceId: check.workspace.id,
-        type: 'release_check.reviewed',
-        data: {
-          release_check_id: check.id,
-          name: check.name,
-          revision: check.revision,
-          decision: dto.decision,
-          gate: check.gate,
-          reviewer_id: principal.userId,
-        },
-      });
+      await this.events.reviewed(em, check, dto.decision, { id: principal.userId, email: reviewer.email }, artifacts);
     });
     return this.get(id);
   }
@@ -203,6 +194,7 @@ export class ReleaseChecksService {
       locked.completedAt = null;
       const fresh = this.artifactsFor(em, locked, locked.revision);
       em.persist(fresh);
+      await this.events.started(em, locked);
       return { check: locked, artifacts: fresh };
     });
     await this.queue.enqueueCaptures(check, artifacts);

@@ -39,12 +39,14 @@ export class PlanGate {
     counted: EntityClass<{ workspace: unknown }>,
     adding: number,
     create: (tx: EntityManager) => Promise<T> | T,
+    /** Which rows of `counted` count, when not all do. */
+    countedWhere: object = {},
   ): Promise<T> {
     return this.em.transactional(async (tx) => {
       await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`plan:${workspaceId}:${limit}`]);
       const workspace = await tx.findOneOrFail(Workspace, { id: workspaceId });
       const allowed = planLimits(this.config.plans, workspace.plan)[limit];
-      const used = await tx.count(counted, {});
+      const used = await tx.count(counted, countedWhere);
       if (used + adding > allowed) {
         throw new DomainError(
           'plan_limit_reached',

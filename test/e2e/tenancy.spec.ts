@@ -52,6 +52,7 @@ const VALID_BODIES: Record<string, unknown> = {
   updateWorkspaceMember: { role: 'viewer' },
   attestA11yScan: { note: 'Attested by a stranger' },
   updateAlertDestination: { name: 'Taken over' },
+  updateCodeHostConnection: { name: 'Taken over' },
   updateAlertRule: { enabled: false },
   createAlertRule: { event: 'down', destination_ids: ['00000000-0000-4000-8000-000000000000'] },
   createMonitorsFromCrawl: { urls: ['https://example.com/'] },
@@ -100,6 +101,15 @@ describe("another workspace's resources are a 404 for every operation, with ever
       events: ['change.detected', 'value.changed'],
     });
     ids.destination = destination.body.id;
+    const connection = await alice.session.post('/code-host-connections', {
+      name: 'Acme on GitLab',
+      provider: 'gitlab',
+      namespace: 'acme',
+      token: 'glpat-alice',
+      base_url: `${site.origin}/gitlab`,
+    });
+    expect(connection.status).toBe(201);
+    ids.codeHostConnection = connection.body.id;
     const monitor = await aliceKey.client.post('/monitors', {
       name: 'Shop',
       url: `${site.origin}/shop`,
@@ -182,6 +192,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       'release-checks': ids.releaseCheck,
       'a11y-scans': ids.a11yScan,
       'alert-destinations': ids.destination,
+      'code-host-connections': ids.codeHostConnection,
       'webhook-deliveries': ids.delivery,
       crawl: ids.crawl,
       'status-pages': ids.statusPage,
@@ -258,6 +269,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
     expect((await aliceKey.client.get(`/release-checks/${ids.releaseCheck}`)).body.review.decision).toBeNull();
     const keys = await alice.session.get('/users/me/api-keys');
     expect(keys.body.data.find((key: Json) => key.id === ids.key).revoked_at).toBeNull();
+    const connection = await alice.session.get(`/code-host-connections/${ids.codeHostConnection}`);
+    expect(connection.body.name).toBe('Acme on GitLab');
     const members = await alice.session.get(`/workspaces/${alice.workspaceId}/members`);
     expect(members.body.data.map((member: Json) => [member.email, member.role])).toEqual([[alice.email, 'admin']]);
   });
@@ -289,6 +302,8 @@ describe("another workspace's resources are a 404 for every operation, with ever
           expect({ path, leaked: text.includes(id) }).toEqual({ path, leaked: false });
       }
     }
+    const connections = await bob.session.get('/code-host-connections');
+    expect(connections.body.data).toEqual([]);
     // The same request_key in another workspace is another release check.
     const own = await bobKey.client.post('/release-checks', releaseCheckRequest());
     expect(own.status).toBe(201);

@@ -34,6 +34,9 @@ export function authorize(principal: Principal, rule: Exclude<AccessRule, { kind
       if (rule.permission === 'admin' && principal.role !== 'admin') {
         throw new InsufficientScope('admin', 'This action needs an administrator.');
       }
+      if (rule.permission === 'workspace:admin' && principal.workspace?.role !== 'admin') {
+        throw new InsufficientScope('workspace:admin', 'This needs an admin of the workspace.');
+      }
       if (WORKSPACE_ACTS.includes(rule.permission) && principal.workspace?.role === 'viewer') {
         throw new InsufficientScope(
           rule.permission,

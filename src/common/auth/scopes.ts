@@ -19,11 +19,24 @@ export type Scope = (typeof SCOPES)[number];
  * Permissions no API key can hold: they need a signed-in person's session. `session` is any signed-in person (the
  * service then checks their role in the workspace the path names); `admin` is an administrator of the instance.
  */
-export const SESSION_PERMISSIONS = ['session', 'admin', 'release-checks:review', 'a11y-scans:attest'] as const;
+export const SESSION_PERMISSIONS = [
+  'session',
+  'admin',
+  'release-checks:review',
+  'a11y-scans:attest',
+  'workspace:admin',
+] as const;
 export type SessionPermission = (typeof SESSION_PERMISSIONS)[number];
 
-/** A person's acts in a workspace (reviewing, attesting): its members and admins only, never its viewers. */
-export const WORKSPACE_ACTS: readonly SessionPermission[] = ['release-checks:review', 'a11y-scans:attest'];
+/**
+ * A person's acts in a workspace: reviewing and attesting (its members and admins, never its viewers), and what only
+ * its admins do (`workspace:admin`: its code-host connections).
+ */
+export const WORKSPACE_ACTS: readonly SessionPermission[] = [
+  'release-checks:review',
+  'a11y-scans:attest',
+  'workspace:admin',
+];
 
 export const USER_ROLES = ['admin', 'member'] as const;
 export type UserRole = (typeof USER_ROLES)[number];

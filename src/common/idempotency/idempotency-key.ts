@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
+import { openText, sealText } from '../secrets/sealed-text';
 import { ValidationFailed } from '../errors/domain-errors';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -71,19 +72,9 @@ function cipherKey(scope: IdempotencyScope): Buffer {
 }
 
 export function sealAnswer(scope: IdempotencyScope, answer: Omit<StoredAnswer, 'status'>): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', cipherKey(scope), iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(answer), 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), sealed]
-    .map((part) => (typeof part === 'string' ? part : part.toString('base64')))
-    .join('.');
+  return sealText(cipherKey(scope), JSON.stringify(answer));
 }
 
 export function openAnswer(scope: IdempotencyScope, sealed: string): Omit<StoredAnswer, 'status'> {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== 'v1') throw new Error(`unknown sealed answer version ${version}`);
-  const decipher = createDecipheriv('aes-256-gcm', cipherKey(scope), Buffer.from(iv, 'base64'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64'));
-  const text = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
-  return JSON.parse(text) as Omit<StoredAnswer, 'status'>;
+  return JSON.parse(openText(cipherKey(scope), sealed)) as Omit<StoredAnswer, 'status'>;
 }

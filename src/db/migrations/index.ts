@@ -13,6 +13,7 @@ import { Migration20261125015605 } from './Migration20261125015605';
 import { Migration20261127143315 } from './Migration20261127143315';
 import { Migration20261127144941 } from './Migration20261127144941';
 import { Migration20261127225317 } from './Migration20261127225317';
+import { Migration20261128002321 } from './Migration20261128002321';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -35,4 +36,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127144941', class: Migration20261127144941 },
   /** A release check's source: the commit and pull request it checks. */
   { name: 'Migration20261127225317', class: Migration20261127225317 },
+  /** Code-host connections: destinations with a sealed credential. */
+  { name: 'Migration20261128002321', class: Migration20261128002321 },
 ];

@@ -3,7 +3,6 @@ import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
 import { acrossWorkspaces, jobUnitOfWork } from '../../common/tenancy/workspace-scope';
 import { whenDatabaseAnswers } from '../../db/database-outage';
-import { recordEvent } from '../../events/outbox';
 import type { CaptureSideJob, CompareArtifactJob } from '../../queues/jobs';
 import {
   ReleaseCheckArtifact,
@@ -12,6 +11,7 @@ import {
   type StoredComparison,
 } from '../entities/release-check-artifact.entity';
 import { ReleaseCheck } from '../entities/release-check.entity';
+import { ReleaseCheckEvents } from '../release-check-events';
 import { sideUrl } from '../release-check-request';
 import { collectionStatusOf, gateOf, summarize } from '../release-check-summary';
 
@@ -29,7 +29,10 @@ export type SideRecording = 'not_current' | 'recorded' | 'compare';
 export class ReleaseCheckRecorder {
   private readonly logger = new Logger(ReleaseCheckRecorder.name);
 
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly events: ReleaseCheckEvents,
+  ) {}
 
   /**
    * The artifact a job works on, with its check, when the job is still current (same revision); null otherwise.
@@ -191,18 +194,7 @@ export class ReleaseCheckRecorder {
     const summary = summarize(artifacts);
     check.summary = summary;
     check.completedAt = new Date();
-    recordEvent(tx, {
-      workspaceId: check.workspace.id,
-      type: 'release_check.completed',
-      data: {
-        release_check_id: check.id,
-        name: check.name,
-        revision: check.revision,
-        collection_status: status,
-        gate: check.gate,
-        summary,
-      },
-    });
+    await this.events.completed(tx, check, status, artifacts);
     this.logger.log(`release check ${check.id} revision ${check.revision}: ${status}`);
   }
 }

@@ -1,4 +1,5 @@
 import type { Viewport } from '../../../libs/capture';
+import { CODE_HOST_PROVIDERS, type CodeHostProvider } from '../../alerts/entities/alert-destination.entity';
 import { VIEWPORTS } from '../viewports';
 import {
   EnumArrayField,
@@ -28,8 +29,9 @@ export class PagePairRequestDto {
   required_selector?: string;
 }
 
-export const SOURCE_PROVIDERS = ['github', 'gitlab'] as const;
-export type SourceProvider = (typeof SOURCE_PROVIDERS)[number];
+/** The code hosts a release check's source can name: those Vigil can report to. */
+export const SOURCE_PROVIDERS = CODE_HOST_PROVIDERS;
+export type SourceProvider = CodeHostProvider;
 
 export class ReleaseCheckSourceRequestDto {
   @EnumField(SOURCE_PROVIDERS, 'SourceProvider')
