@@ -147,7 +147,7 @@ export class GitHubClient implements CodeHostClient {
       return {
         ok: true,
         response_status: 201,
-        detail: `Minted a token for installation ${this.app.installationId} (valid until ${token.expiresAt}).`,
+        detail: `GitHub minted a token for installation ${this.app.installationId} (valid until ${token.expiresAt}).`,
       };
     } catch (error) {
       const status = (error as { status?: unknown }).status;
@@ -242,7 +242,11 @@ export class GitLabClient implements CodeHostClient {
           detail: `The token works but lacks the api scope (it has: ${scopes.join(', ') || 'none'}).`,
         };
       }
-      return { ok: true, response_status: 200, detail: `The token ${JSON.stringify(token.name ?? '')} works.` };
+      return {
+        ok: true,
+        response_status: 200,
+        detail: `GitLab at ${this.baseUrl} accepted the token ${JSON.stringify(token.name ?? '')} (scopes: ${scopes.join(', ')}).`,
+      };
     } catch (error) {
       if (!(error instanceof HostCallFailed)) throw error;
       return {

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { api, ok } from '../api';
+import { CodeHostsSection } from '../code-hosts/CodeHostsSection';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { OneTimeSecret } from '../components/OneTimeSecret';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -16,7 +17,7 @@ import { article, ROLE_LABEL } from './workspace-roles';
 
 /**
  * The current workspace: its members and settings. Admins add people by e-mail, change roles, remove members, rename
- * the workspace and set its review policy; everyone else reads the list (and may leave).
+ * the workspace, set its review policy and connect code hosts; everyone else reads the list (and may leave).
  */
 export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: () => void }) {
   const workspace = me.workspace;
@@ -181,6 +182,8 @@ export function WorkspacePage({ me, onChanged }: { me: CurrentUser; onChanged: (
           </PagedList>
         </section>
       </div>
+
+      {admin ? <CodeHostsSection /> : null}
 
       <section aria-labelledby="new-workspace-heading" className="card new-workspace">
         <h2 id="new-workspace-heading">Create another workspace</h2>
