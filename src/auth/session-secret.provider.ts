@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Provider } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { Setting } from '../db/setting.entity';
+import { sharedSetting } from '../db/shared-setting';
 
 export const SESSION_SECRET = Symbol('SESSION_SECRET');
 
@@ -17,13 +17,6 @@ export const sessionSecretProvider: Provider = {
   inject: [APP_CONFIG, MikroORM],
   useFactory: async (config: AppConfig, orm: MikroORM): Promise<string> => {
     if (config.jwtSecret) return config.jwtSecret;
-    const em = orm.em.fork();
-    await em
-      .createQueryBuilder(Setting)
-      .insert({ key: SETTING_KEY, value: randomBytes(48).toString('base64url') })
-      .onConflict('key')
-      .ignore()
-      .execute();
-    return (await em.findOneOrFail(Setting, { key: SETTING_KEY })).value;
+    return sharedSetting(orm, SETTING_KEY, () => randomBytes(48).toString('base64url'));
   },
 };

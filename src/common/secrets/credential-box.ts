@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Provider } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { Setting } from '../../db/setting.entity';
+import { sharedSetting } from '../../db/shared-setting';
 import { openText, sealText } from './sealed-text';
 
 const SETTING_KEY = 'credential_encryption_key';
@@ -29,13 +29,7 @@ export const credentialBoxProvider: Provider = {
   inject: [APP_CONFIG, MikroORM],
   useFactory: async (config: AppConfig, orm: MikroORM): Promise<CredentialBox> => {
     if (config.secretsKey) return new CredentialBox(config.secretsKey);
-    const em = orm.em.fork();
-    await em
-      .createQueryBuilder(Setting)
-      .insert({ key: SETTING_KEY, value: randomBytes(32).toString('base64') })
-      .onConflict('key')
-      .ignore()
-      .execute();
-    return new CredentialBox(Buffer.from((await em.findOneOrFail(Setting, { key: SETTING_KEY })).value, 'base64'));
+    const stored = await sharedSetting(orm, SETTING_KEY, () => randomBytes(32).toString('base64'));
+    return new CredentialBox(Buffer.from(stored, 'base64'));
   },
 };

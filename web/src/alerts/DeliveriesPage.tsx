@@ -105,9 +105,9 @@ export function DeliveriesPage({ me }: { me: CurrentUser }) {
             options={[
               { value: '', label: 'All destinations' },
               ...(destinations.data ?? []).map((destination) => ({ value: destination.id, label: destination.name })),
-              // A destination named in the address but not (or not yet) listed stays selectable.
+              // A destination named in the address but not listed (a code host, from the Workspace page) stays selectable.
               ...(destinationId && !named.has(destinationId)
-                ? [{ value: destinationId, label: destinations.data ? 'A destination no longer listed' : 'Loading…' }]
+                ? [{ value: destinationId, label: destinations.data ? 'The chosen code host' : 'Loading…' }]
                 : []),
             ]}
           />
@@ -191,7 +191,8 @@ function DestinationName({ delivery, named }: { delivery: WebhookDelivery; named
   const destination = named.get(delivery.destination_id);
   return (
     <>
-      {destination ? destination.name : <span className="muted">A destination no longer listed</span>}
+      {/* Code-host connections are not alert destinations: their API address below says where it went. */}
+      {destination ? destination.name : <span className="muted">Not an alert destination (a code host)</span>}
       <span className="block small muted url">{delivery.url}</span>
     </>
   );

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useItemAction } from '../hooks/useItemAction';
 import { api, ok } from '../api';
 import { DESTINATION_TYPE_LABEL, destinationTarget, EVENT_LABEL, TestResultView } from '../components/AlertBits';
 import { Badge } from '../components/Badge';
@@ -21,28 +22,18 @@ export function DestinationItem({
   onDelete: () => void;
 }) {
   const headingId = useId();
-  const [busy, setBusy] = useState<'test' | 'toggle' | null>(null);
+  const { busy, error, run } = useItemAction<'test' | 'toggle'>();
   const [result, setResult] = useState<DestinationTestResult | null>(null);
-  const [error, setError] = useState<{ title: string; error: unknown } | null>(null);
   const { id, name } = destination;
 
-  async function test() {
-    setBusy('test');
-    setError(null);
-    setResult(null);
-    try {
+  const test = () =>
+    run('test', `The test ping to “${name}” could not be sent`, async () => {
+      setResult(null);
       setResult(await ok(api.POST('/alert-destinations/{id}/test', { params: { path: { id } } })));
-    } catch (caught) {
-      setError({ title: `The test ping to “${name}” could not be sent`, error: caught });
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
-  async function toggle() {
-    setBusy('toggle');
-    setError(null);
-    try {
+  const toggle = () =>
+    run('toggle', `“${name}” was not ${destination.enabled ? 'disabled' : 'enabled'}`, async () => {
       const updated = await ok(
         api.PATCH('/alert-destinations/{id}', { params: { path: { id } }, body: { enabled: !destination.enabled } }),
       );
@@ -52,12 +43,7 @@ export function DestinationItem({
           ? `Enabled “${updated.name}”: alerts are sent to it again.`
           : `Disabled “${updated.name}”: nothing is sent to it until it is enabled again.`,
       );
-    } catch (caught) {
-      setError({ title: `“${name}” was not ${destination.enabled ? 'disabled' : 'enabled'}`, error: caught });
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
   return (
     <li className="destination" data-destination-id={id}>

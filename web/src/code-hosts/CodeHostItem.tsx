@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useItemAction } from '../hooks/useItemAction';
 import { api, ok } from '../api';
 import { Badge } from '../components/Badge';
 import { ProblemAlert } from '../components/ProblemAlert';
@@ -19,29 +20,19 @@ export function CodeHostItem({
   onDelete: () => void;
 }) {
   const headingId = useId();
-  const [busy, setBusy] = useState<'test' | 'toggle' | null>(null);
+  const { busy, error, run } = useItemAction<'test' | 'toggle'>();
   const [result, setResult] = useState<CodeHostConnectionTestResult | null>(null);
-  const [error, setError] = useState<{ title: string; error: unknown } | null>(null);
   const { id, name } = connection;
   const path = { params: { path: { id } } };
 
-  async function test() {
-    setBusy('test');
-    setError(null);
-    setResult(null);
-    try {
+  const test = () =>
+    run('test', `“${name}” could not be tested`, async () => {
+      setResult(null);
       setResult(await ok(api.POST('/code-host-connections/{id}/test', path)));
-    } catch (caught) {
-      setError({ title: `“${name}” could not be tested`, error: caught });
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
-  async function toggle() {
-    setBusy('toggle');
-    setError(null);
-    try {
+  const toggle = () =>
+    run('toggle', `“${name}” was not ${connection.enabled ? 'disabled' : 'enabled'}`, async () => {
       const updated = await ok(
         api.PATCH('/code-host-connections/{id}', { ...path, body: { enabled: !connection.enabled } }),
       );
@@ -51,12 +42,7 @@ export function CodeHostItem({
           ? `Enabled “${updated.name}”: release checks report to it again.`
           : `Disabled “${updated.name}”: release checks do not report to it until it is enabled again.`,
       );
-    } catch (caught) {
-      setError({ title: `“${name}” was not ${connection.enabled ? 'disabled' : 'enabled'}`, error: caught });
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
   return (
     <li className="destination" data-code-host-id={id}>
