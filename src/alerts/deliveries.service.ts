@@ -2,10 +2,11 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import { GITLAB_COM } from '../code-hosts/code-host-sender';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { NotFound } from '../common/errors/domain-errors';
+import { DomainError, NotFound } from '../common/errors/domain-errors';
+import { OutboxEvent } from '../events/event.entity';
 import { type Page, pageOf, pageWindow } from '../common/pagination/pagination';
 import type { ListDeliveriesQuery, WebhookDeliveryDto } from './dto/alerts.dto';
-import type { AlertDestination } from './entities/alert-destination.entity';
+import { type AlertDestination, CODE_HOST_PROVIDERS } from './entities/alert-destination.entity';
 import { WebhookDelivery } from './entities/webhook-delivery.entity';
 
 /** The workspace's delivery log (the request's scope filters every query), and redelivery. */
@@ -43,14 +44,37 @@ export class DeliveriesService {
    */
   async redeliver(id: string): Promise<WebhookDeliveryDto> {
     const original = await this.owned(id);
+    const codeHost = (CODE_HOST_PROVIDERS as readonly string[]).includes(original.destination.type);
+    if (codeHost) await this.assertLatestOfItsCheck(original);
     const again = this.em.create(WebhookDelivery, {
       workspace: original.workspace,
       event: original.event,
       destination: original.destination,
       eventSeq: original.eventSeq,
+      // A status keeps its place in its check's lane, behind anything still being sent.
+      lane: codeHost ? original.lane : null,
     });
     await this.em.flush();
     return this.present(again);
+  }
+
+  /**
+   * A code host shows the gate as of the event sent: sending an earlier one again (an approval after a rejection or a
+   * rerun) would show a gate the check no longer has. Only the check's latest event may go again.
+   */
+  private async assertLatestOfItsCheck(delivery: WebhookDelivery): Promise<void> {
+    const latest = await this.em.findOne(
+      OutboxEvent,
+      { orderingKey: delivery.event.orderingKey },
+      { orderBy: { seq: 'desc' }, fields: ['id'] },
+    );
+    if (latest && latest.id !== delivery.event.id) {
+      throw new DomainError(
+        'conflict',
+        'The release check has moved on since this status was sent; sending it again would show a gate it no longer ' +
+          'has. Redeliver the delivery of its latest event instead.',
+      );
+    }
   }
 
   private async owned(id: string): Promise<WebhookDelivery> {

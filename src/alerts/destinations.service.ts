@@ -17,16 +17,13 @@ import type {
   UpdateAlertDestinationDto,
 } from './dto/alerts.dto';
 import {
+  ALERT_DESTINATIONS,
   AlertDestination,
-  DESTINATION_TYPES,
   type DestinationConfig,
   type DestinationType,
 } from './entities/alert-destination.entity';
 
 type AlertKindDestination = AlertDestination & { type: DestinationType };
-
-/** The destinations this API manages; code-host connections have their own (CodeHostsService). */
-const ALERT_DESTINATIONS = { type: { $in: [...DESTINATION_TYPES] } };
 
 /** A rotated-out secret keeps signing this long, so receivers can switch without missing a delivery. */
 const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;

@@ -4,7 +4,7 @@ import { NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import type { AlertRuleDto, CreateAlertRuleDto, UpdateAlertRuleDto } from './dto/alerts.dto';
-import { AlertDestination } from './entities/alert-destination.entity';
+import { ALERT_DESTINATIONS, AlertDestination } from './entities/alert-destination.entity';
 import { AlertRule } from './entities/alert-rule.entity';
 
 /** Alert rules of the workspace's monitors (rules are reached through their monitor, which the scope filters). */
@@ -78,9 +78,9 @@ export class RulesService {
     return monitor;
   }
 
-  /** Every id must name one of the workspace's destinations. */
+  /** Every id must name one of the workspace's alert destinations (a code-host connection takes no alerts). */
   private async assertDestinations(ids: string[]): Promise<void> {
-    const found = await this.em.find(AlertDestination, { id: { $in: ids } }, { fields: ['id'] });
+    const found = await this.em.find(AlertDestination, { id: { $in: ids }, ...ALERT_DESTINATIONS }, { fields: ['id'] });
     const unknown = ids.filter((id) => !found.some((destination) => destination.id === id));
     if (unknown.length) {
       throw ValidationFailed.field('destination_ids', `unknown destination ${unknown.join(', ')}`);

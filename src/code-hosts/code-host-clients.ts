@@ -2,7 +2,8 @@ import { createAppAuth } from '@octokit/auth-app';
 import { request as octokitRequest } from '@octokit/request';
 import { type Agent, fetch as undiciFetch } from 'undici';
 import type { ReleaseCheckSource } from '../release-checks/entities/release-check.entity';
-import type { GateReport, GateState } from './gate-report';
+import { SEND_TIMEOUT_MS } from '../alerts/delivery-attempt';
+import { type GateReport, type GateState, reportedAt } from './gate-report';
 import { type HostAnswer, type HostCall, HostCallFailed, type HostHttp } from './host-http';
 
 /** What a connection's test call found. */
@@ -33,22 +34,50 @@ interface HostComment {
 }
 
 /**
- * The check's comment among a pull request's: read page by page (oldest first) until one starts with the marker.
- * Finding it by its marker, not by an id stored after creating it, keeps a retry after a crash from adding a second.
+ * The check's comment among a pull request's: read page by page (oldest first) until one of ours starts with the
+ * marker. Finding it by its marker, not by an id stored after creating it, keeps a retry after a crash from adding a
+ * second; `ours` keeps anyone else who writes the marker in a comment from having it edited (or from blocking it).
  */
-async function findComment(
+async function findComment<C extends HostComment>(
   http: HostHttp,
   pageUrl: (page: number) => string,
   headers: Record<string, string>,
   marker: string,
-): Promise<HostComment | null> {
+  ours: (comment: C) => boolean,
+): Promise<C | null> {
   for (let page = 1; page <= MAX_COMMENT_PAGES; page += 1) {
-    const comments = await http.json<HostComment[]>({ method: 'GET', url: pageUrl(page), headers });
-    const found = comments.find((comment) => comment.body?.startsWith(marker));
+    const call: HostCall = { method: 'GET', url: pageUrl(page), headers };
+    const comments = await http.json<unknown>(call);
+    if (!Array.isArray(comments)) {
+      throw new HostCallFailed(call, 200, null, `GET ${call.url} answered something other than a list of comments`);
+    }
+    const found = (comments as C[]).find((comment) => comment.body?.startsWith(marker) && ours(comment));
     if (found) return found;
     if (comments.length < 100) return null;
   }
   return null;
+}
+
+/**
+ * Edits the check's comment, or adds it when there is none; an existing comment already showing a later event of the
+ * check name (a delivery that arrives late) is left as it is.
+ */
+async function upsertComment<C extends HostComment>(
+  http: HostHttp,
+  report: GateReport,
+  calls: {
+    pageUrl: (page: number) => string;
+    headers: Record<string, string>;
+    ours: (comment: C) => boolean;
+    edit: (comment: C) => HostCall;
+    add: HostCall;
+  },
+): Promise<HostAnswer> {
+  const existing = await findComment(http, calls.pageUrl, calls.headers, report.marker, calls.ours);
+  if (existing && reportedAt(existing.body ?? '') > report.at) {
+    return { status: 200, excerpt: `kept comment ${existing.id}: it shows a later event` };
+  }
+  return http.call(existing ? calls.edit(existing) : calls.add);
 }
 
 /**
@@ -76,6 +105,8 @@ class ExpiringTokenCache {
 /** A GitHub App installation: an App JWT exchanged for installation tokens (auth-app), cached until near expiry. */
 export class GitHubClient implements CodeHostClient {
   private readonly auth: ReturnType<typeof createAppAuth>;
+  /** auth-app's requests (the token exchange) go through the same checked dispatcher and timeout as the rest. */
+  private readonly request: typeof octokitRequest;
 
   constructor(
     private readonly http: HostHttp,
@@ -83,19 +114,24 @@ export class GitHubClient implements CodeHostClient {
     dispatcher: Agent,
     private readonly app: { appId: number; installationId: number; privateKey: string },
   ) {
+    this.request = octokitRequest.defaults({
+      baseUrl: apiUrl,
+      headers: { 'user-agent': 'Vigil/1 (release checks)' },
+      request: {
+        fetch: (url: string, init: RequestInit) =>
+          undiciFetch(url, {
+            ...(init as Parameters<typeof undiciFetch>[1]),
+            dispatcher,
+            signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+          }),
+      },
+    });
     this.auth = createAppAuth({
       appId: app.appId,
       privateKey: app.privateKey,
       installationId: app.installationId,
       cache: new ExpiringTokenCache(),
-      request: octokitRequest.defaults({
-        baseUrl: apiUrl,
-        headers: { 'user-agent': 'Vigil/1 (release checks)' },
-        request: {
-          fetch: (url: string, init: RequestInit) =>
-            undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher }),
-        },
-      }),
+      request: this.request,
     });
   }
 
@@ -117,31 +153,25 @@ export class GitHubClient implements CodeHostClient {
   async upsertComment(source: ReleaseCheckSource, pullRequest: number, report: GateReport): Promise<HostAnswer> {
     const headers = await this.headers();
     const issue = `${this.repoUrl(source)}/issues/${pullRequest}/comments`;
-    const existing = await findComment(
-      this.http,
-      (page) => `${issue}?per_page=100&page=${page}`,
+    const body = { body: report.comment };
+    return upsertComment<HostComment & { performed_via_github_app?: { id?: number } | null }>(this.http, report, {
+      pageUrl: (page) => `${issue}?per_page=100&page=${page}`,
       headers,
-      report.marker,
-    );
-    return this.http.call(
-      existing
-        ? {
-            method: 'PATCH',
-            url: `${this.repoUrl(source)}/issues/comments/${existing.id}`,
-            headers,
-            body: { body: report.comment },
-          }
-        : { method: 'POST', url: issue, headers, body: { body: report.comment } },
-    );
+      // Written through this App's installation, not by a person who copied the marker.
+      ours: (comment) => comment.performed_via_github_app?.id === this.app.appId,
+      edit: (comment) => ({
+        method: 'PATCH',
+        url: `${this.repoUrl(source)}/issues/comments/${comment.id}`,
+        headers,
+        body,
+      }),
+      add: { method: 'POST', url: issue, headers, body },
+    });
   }
 
   async check(): Promise<ConnectionCheck> {
     // A fresh exchange, not a cached token: the point is to learn whether the key and installation work now.
-    const fresh = createAppAuth({
-      appId: this.app.appId,
-      privateKey: this.app.privateKey,
-      request: octokitRequest.defaults({ baseUrl: this.apiUrl }),
-    });
+    const fresh = createAppAuth({ appId: this.app.appId, privateKey: this.app.privateKey, request: this.request });
     try {
       const token = await fresh({ type: 'installation', installationId: this.app.installationId });
       return {
@@ -189,6 +219,8 @@ export class GitHubClient implements CodeHostClient {
 
 /** A GitLab project or group access token, on GitLab.com or a self-managed instance. */
 export class GitLabClient implements CodeHostClient {
+  private selfId?: number;
+
   constructor(
     private readonly http: HostHttp,
     private readonly baseUrl: string,
@@ -208,23 +240,34 @@ export class GitLabClient implements CodeHostClient {
         ...(report.targetUrl ? { target_url: report.targetUrl } : {}),
       },
     };
-    return { call, answer: await this.http.call(call) };
+    try {
+      return { call, answer: await this.http.call(call) };
+    } catch (error) {
+      // GitLab refuses to set a status to the state it is in: a retry (after the comment failed) finds it set.
+      if (
+        error instanceof HostCallFailed &&
+        error.status === 400 &&
+        /Cannot transition status/i.test(error.excerpt ?? '')
+      ) {
+        return { call, answer: { status: 400, excerpt: error.excerpt } };
+      }
+      throw error;
+    }
   }
 
   async upsertComment(source: ReleaseCheckSource, pullRequest: number, report: GateReport): Promise<HostAnswer> {
     const headers = this.headers();
+    const self = await this.self();
     const notes = `${this.projectUrl(source)}/merge_requests/${pullRequest}/notes`;
-    const existing = await findComment(
-      this.http,
-      (page) => `${notes}?per_page=100&page=${page}&sort=asc&order_by=created_at`,
+    const body = { body: report.comment };
+    return upsertComment<HostComment & { author?: { id?: number } }>(this.http, report, {
+      pageUrl: (page) => `${notes}?per_page=100&page=${page}&sort=asc&order_by=created_at`,
       headers,
-      report.marker,
-    );
-    return this.http.call(
-      existing
-        ? { method: 'PUT', url: `${notes}/${existing.id}`, headers, body: { body: report.comment } }
-        : { method: 'POST', url: notes, headers, body: { body: report.comment } },
-    );
+      // Written with this token (its bot user), not by a person who copied the marker.
+      ours: (note) => note.author?.id === self,
+      edit: (note) => ({ method: 'PUT', url: `${notes}/${note.id}`, headers, body }),
+      add: { method: 'POST', url: notes, headers, body },
+    });
   }
 
   async check(): Promise<ConnectionCheck> {
@@ -255,6 +298,18 @@ export class GitLabClient implements CodeHostClient {
         detail: `GitLab at ${this.baseUrl} did not accept the token: ${error.message}`,
       };
     }
+  }
+
+  /** The token's own user (a project or group token has a bot user), read once. */
+  private async self(): Promise<number> {
+    this.selfId ??= (
+      await this.http.json<{ id: number }>({
+        method: 'GET',
+        url: `${this.baseUrl}/api/v4/user`,
+        headers: this.headers(),
+      })
+    ).id;
+    return this.selfId;
   }
 
   private projectUrl(source: ReleaseCheckSource): string {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Agent } from 'undici';
 import { checkedDispatcher, type SendOutcome, startAttempt } from '../alerts/delivery-attempt';
 import type { AlertDestination } from '../alerts/entities/alert-destination.entity';
@@ -9,6 +9,15 @@ import type { EventPayload } from '../events/event-payloads';
 import { type CodeHostClient, type ConnectionCheck, GitHubClient, GitLabClient } from './code-host-clients';
 import { gateReportOf, RELEASE_CHECK_EVENT_TYPES, type ReleaseCheckEvent } from './gate-report';
 import { type HostCall, HostCallFailed, HostHttp, loggedHeaders } from './host-http';
+
+/** The stored credential does not open with the service's key: SECRETS_KEY changed since it was saved. */
+class CredentialUnreadable extends Error {
+  constructor() {
+    super(
+      'not sent: the stored credential cannot be decrypted (was SECRETS_KEY changed?); save the private key or token again',
+    );
+  }
+}
 
 /** GitLab.com, for a connection that names no self-managed instance. */
 export const GITLAB_COM = 'https://gitlab.com';
@@ -22,6 +31,7 @@ export const GITLAB_COM = 'https://gitlab.com';
  */
 @Injectable()
 export class CodeHostSender implements OnApplicationShutdown {
+  private readonly logger = new Logger(CodeHostSender.name);
   private readonly dispatcher: Agent;
   private readonly http: HostHttp;
   private readonly clients = new Map<string, { version: number; client: CodeHostClient }>();
@@ -65,26 +75,41 @@ export class CodeHostSender implements OnApplicationShutdown {
         request: request(),
       };
     } catch (error) {
-      if (!(error instanceof HostCallFailed)) throw error;
-      return {
-        delivered: false,
-        gone: false,
-        attempt: attempt({ response_status: error.status, response_body: error.excerpt, error: error.message }),
-        request: request(),
-      };
+      if (error instanceof HostCallFailed) {
+        return {
+          delivered: false,
+          gone: false,
+          attempt: attempt({ response_status: error.status, response_body: error.excerpt, error: error.message }),
+          request: request(),
+        };
+      }
+      // Anything else is recorded as this attempt's failure too, so the delivery is retried on its schedule and the
+      // check's later events are not held behind an attempt that never ends.
+      this.logger.warn({ err: error }, `delivery to code-host connection ${connection.id} failed`);
+      return { delivered: false, gone: false, attempt: attempt({ error: describeFailure(error) }), request: request() };
     }
   }
 
   /** Whether the connection's credential works now. */
-  check(connection: AlertDestination): Promise<ConnectionCheck> {
-    return this.clientFor(connection).check();
+  async check(connection: AlertDestination): Promise<ConnectionCheck> {
+    try {
+      return await this.clientFor(connection).check();
+    } catch (error) {
+      if (!(error instanceof CredentialUnreadable)) throw error;
+      return { ok: false, response_status: null, detail: error.message.replace(/^not sent: /, '') };
+    }
   }
 
   private clientFor(connection: AlertDestination): CodeHostClient {
     const version = connection.updatedAt.getTime();
     const kept = this.clients.get(connection.id);
     if (kept?.version === version) return kept.client;
-    const credential = this.credentials.open(connection.credential ?? '', connection.id);
+    let credential: string;
+    try {
+      credential = this.credentials.open(connection.credential ?? '', connection.id);
+    } catch {
+      throw new CredentialUnreadable();
+    }
     const client =
       connection.type === 'github'
         ? new GitHubClient(this.http, this.config.githubApiUrl, this.dispatcher, {
@@ -96,6 +121,12 @@ export class CodeHostSender implements OnApplicationShutdown {
     this.clients.set(connection.id, { version, client });
     return client;
   }
+}
+
+/** What the log says of a failure that is not the host's answer; a credential that cannot be opened says how to fix it. */
+function describeFailure(error: unknown): string {
+  if (error instanceof CredentialUnreadable) return error.message;
+  return `not sent: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 function isReleaseCheckEvent(event: EventPayload): event is ReleaseCheckEvent {

@@ -4,6 +4,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AlertDestination,
+  CODE_HOST_CONNECTIONS,
   CODE_HOST_PROVIDERS,
   type CodeHostProvider,
   type DestinationConfig,
@@ -24,9 +25,6 @@ import type {
 } from './dto/code-host-connection.dto';
 
 type Connection = AlertDestination & { type: CodeHostProvider };
-
-/** Connections are the destinations of these types (the request's scope filters every query to its workspace). */
-const CONNECTIONS = { type: { $in: [...CODE_HOST_PROVIDERS] } };
 
 /** The fields each provider takes; naming another provider's is a 400. */
 const FIELDS: Record<CodeHostProvider, readonly (keyof CreateCodeHostConnectionDto)[]> = {
@@ -49,7 +47,7 @@ export class CodeHostsService {
   ) {}
 
   async list(query: PageQuery): Promise<Page<CodeHostConnectionDto>> {
-    const [connections, total] = await this.em.findAndCount(AlertDestination, CONNECTIONS, {
+    const [connections, total] = await this.em.findAndCount(AlertDestination, CODE_HOST_CONNECTIONS, {
       orderBy: { createdAt: 'asc', id: 'asc' },
       ...pageWindow(query),
     });
@@ -96,7 +94,7 @@ export class CodeHostsService {
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.em.nativeDelete(AlertDestination, { id, ...CONNECTIONS }))) {
+    if (!(await this.em.nativeDelete(AlertDestination, { id, ...CODE_HOST_CONNECTIONS }))) {
       throw new NotFound('Code-host connection');
     }
   }
@@ -107,7 +105,7 @@ export class CodeHostsService {
   }
 
   private async owned(id: string): Promise<Connection> {
-    const connection = await this.em.findOne(AlertDestination, { id, ...CONNECTIONS });
+    const connection = await this.em.findOne(AlertDestination, { id, ...CODE_HOST_CONNECTIONS });
     if (!connection) throw new NotFound('Code-host connection');
     return connection as Connection;
   }
@@ -128,6 +126,15 @@ export class CodeHostsService {
     }
     if (input.base_url !== undefined) {
       await assertPublicTarget(input.base_url, 'base_url', this.config.allowPrivateTargets);
+      // The token travels to this address: never in clear, and never to a new address without being given again
+      // (else anyone who may edit the connection could send the stored token to a server of theirs).
+      if (!this.config.allowPrivateTargets && !input.base_url.startsWith('https://')) {
+        throw ValidationFailed.field('base_url', 'must be an https address: the token is sent to it');
+      }
+      const moved = current.base_url !== undefined && gitLabBase(input.base_url) !== current.base_url;
+      if (moved && input.token === undefined) {
+        throw ValidationFailed.field('token', 'is required with a new base_url: give the token for that GitLab again');
+      }
     }
     const baseUrl = input.base_url === undefined ? (current.base_url ?? GITLAB_COM) : gitLabBase(input.base_url);
     return { namespace, base_url: baseUrl };

@@ -1,4 +1,4 @@
-import { gateReportOf, type ReleaseCheckEvent } from './gate-report';
+import { gateReportOf, type ReleaseCheckEvent, reportedAt } from './gate-report';
 
 const source = { provider: 'github' as const, repository: 'acme/site', commit_sha: 'a'.repeat(40), pull_request: 7 };
 const base = {
@@ -72,11 +72,11 @@ describe('gateReportOf', () => {
     });
     expect(gateReportOf(reviewed('approve'))).toMatchObject({
       state: 'success',
-      description: 'Approved by dana@example.com',
+      description: 'Approved by dana',
     });
     expect(gateReportOf(reviewed('reject'))).toMatchObject({
       state: 'failure',
-      description: 'Rejected by dana@example.com',
+      description: 'Rejected by dana',
     });
   });
 
@@ -96,7 +96,8 @@ describe('gateReportOf', () => {
     expect(comment.startsWith(marker)).toBe(true);
     expect(comment).toContain('| 4 | 1 | 1 | 2 | 0 |');
     expect(comment).toContain(`[\`/pricing\` (mobile)](${pair.review_url})`);
-    expect(comment).toContain('\nApproved by dana@example.com.\n');
+    expect(comment).toContain('\nApproved by dana.\n');
+    expect(reportedAt(comment)).toBe('2026-11-28T10:00:00Z');
     expect(comment).toContain(`[Open the review in Vigil](${common.review_url}) · revision 2`);
   });
 
@@ -108,6 +109,7 @@ describe('gateReportOf', () => {
   it('keeps a status description within 140 characters', () => {
     const long = { ...reviewed('approve') } as Extract<ReleaseCheckEvent, { type: 'release_check.reviewed' }>;
     long.data = { ...long.data, reviewer_email: `${'x'.repeat(200)}@example.com` };
+    // Only the name before the @ is shown: statuses are public on public repositories.
     expect(gateReportOf(long).description).toHaveLength(140);
   });
 });

@@ -29,9 +29,13 @@ export interface GateReport {
   comment: string;
   /** Identifies the check's comment among a pull request's comments, so it is edited rather than added again. */
   marker: string;
+  /** When the event happened: a comment already showing a later one is not edited back. */
+  at: string;
 }
 
 const MAX_DESCRIPTION = 140;
+/** The comment's last line, invisible when rendered: when the event it shows happened. */
+const AT_PREFIX = '<!-- vigil-at: ';
 const LABELS: Record<GateState, string> = {
   collecting: '⏳ Collecting evidence',
   awaiting_review: '👀 Waiting for a review',
@@ -52,8 +56,15 @@ export function gateReportOf(event: ReleaseCheckEvent): GateReport {
     context: `vigil/${data.name}`,
     targetUrl,
     marker,
-    comment: commentOf(event, state, description, marker, targetUrl),
+    at: event.created_at,
+    comment: `${commentOf(event, state, description, marker, targetUrl)}\n${AT_PREFIX}${event.created_at} -->`,
   };
+}
+
+/** When the event a comment shows happened ('' for a comment without it). */
+export function reportedAt(comment: string): string {
+  const start = comment.lastIndexOf(AT_PREFIX);
+  return start < 0 ? '' : comment.slice(start + AT_PREFIX.length).split(' ')[0];
 }
 
 /** The comment's first line, invisible when rendered: names the check (encoded, so no name can close the comment). */
@@ -83,7 +94,7 @@ function descriptionOf(event: ReleaseCheckEvent): string {
       return `${pairs(summary.pairs)} ${summary.pairs === 1 ? 'awaits' : 'await'} review${differing}`;
     }
     case 'release_check.reviewed':
-      return `${event.data.decision === 'approve' ? 'Approved' : 'Rejected'} by ${event.data.reviewer_email}`;
+      return `${event.data.decision === 'approve' ? 'Approved' : 'Rejected'} by ${reviewerName(event.data.reviewer_email)}`;
   }
 }
 
@@ -127,6 +138,14 @@ function commentOf(
     targetUrl ? `[Open the review in Vigil](${targetUrl}) · revision ${data.revision}` : `Revision ${data.revision}`,
   );
   return lines.join('\n');
+}
+
+/**
+ * Who decided, as shown on the code host: the part of the address before the @. Statuses and comments are public on
+ * a public repository; the whole address stays in Vigil (and in the event's `reviewer_email`).
+ */
+function reviewerName(email: string): string {
+  return email.split('@')[0];
 }
 
 function pairs(count: number): string {

@@ -42,8 +42,18 @@ export function normalizeRequest(dto: CreateReleaseCheckDto): NormalizedRequest 
   };
 }
 
-/** The source with its fields in one order, the commit in lower case, and what was left out absent. */
+/**
+ * The source with its fields in one order, the commit in lower case, and what was left out absent. A repository is a
+ * path of real names (no `.` or `..`, which would address another path on the code host), `owner/name` on GitHub.
+ */
 function normalizeSource(source: NonNullable<CreateReleaseCheckDto['source']>): ReleaseCheckSource {
+  const segments = source.repository.split('/');
+  if (segments.some((segment) => segment === '.' || segment === '..')) {
+    throw ValidationFailed.field('source.repository', 'must not contain . or .. as a path segment');
+  }
+  if (source.provider === 'github' && segments.length !== 2) {
+    throw ValidationFailed.field('source.repository', 'must be owner/name on GitHub');
+  }
   return {
     provider: source.provider,
     repository: source.repository,

@@ -3,7 +3,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RedisService } from '../redis/redis.module';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
-import { AlertDestination } from '../alerts/entities/alert-destination.entity';
+import { ALERT_DESTINATIONS, AlertDestination } from '../alerts/entities/alert-destination.entity';
 import { UptimeReader } from '../monitors/uptime-reader';
 import { Report } from '../reports/entities/report.entity';
 import { StatusPage } from '../status-pages/entities/status-page.entity';
@@ -65,7 +65,7 @@ export class UsageService implements OnApplicationShutdown {
     const [monitors, releaseChecks, destinations, statusPages, reports, checks, requests] = await Promise.all([
       this.em.count(Monitor, {}),
       this.em.count(ReleaseCheck, { createdAt: { $gte: monthStart } }),
-      this.em.count(AlertDestination, {}),
+      this.em.count(AlertDestination, ALERT_DESTINATIONS),
       this.em.count(StatusPage, {}),
       this.em.count(Report, {}),
       // From the hourly rollups (raw results may be pruned), through the one reader of them.

@@ -194,6 +194,31 @@ describe('code hosts: statuses and one comment follow the gate', () => {
       expect(notAKey.body.errors[0].field).toBe('private_key');
     });
 
+    it('takes no alerts: a rule cannot name a connection', async () => {
+      const monitor = await asAlice().post('/monitors', {
+        name: 'Shop',
+        url: `${site.origin}/prod/`,
+        interval_seconds: 86_400,
+      });
+      const rule = await asAlice().post(`/monitors/${monitor.body.id}/rules`, {
+        event: 'down',
+        destination_ids: [githubConnection.id],
+      });
+      expect(rule.status).toBe(400);
+      expect(rule.body.errors[0].field).toBe('destination_ids');
+      await asAlice().delete(`/monitors/${monitor.body.id}`);
+    });
+
+    it('sends the stored token to no new address: a new base_url needs the token again', async () => {
+      const moved = await asAlice().patch(`/code-host-connections/${gitlabConnection.id}`, {
+        base_url: `${gitlab.url}/elsewhere`,
+      });
+      expect(moved.status).toBe(400);
+      expect(moved.body.errors).toEqual([
+        { field: 'token', message: 'is required with a new base_url: give the token for that GitLab again' },
+      ]);
+    });
+
     it('a test call says whether the credential works: the App JWT exchanged, the GitLab token read', async () => {
       const exchanges = github.requests(/^POST \/app\/installations\/\d+\/access_tokens$/).length;
       const works = await asAlice().post(`/code-host-connections/${githubConnection.id}/test`);
@@ -231,6 +256,16 @@ describe('code hosts: statuses and one comment follow the gate', () => {
           base_url: 'http://10.0.0.7',
         });
         expect(changed.body.code).toBe('target_not_public');
+        // A public address in clear text: the token would travel unencrypted.
+        const clear = await session.patch(`/code-host-connections/${gitlabConnection.id}`, {
+          base_url: 'http://93.184.215.14',
+          token: 'glpat-new',
+        });
+        expect(clear.status).toBe(400);
+        expect(clear.body.errors[0]).toEqual({
+          field: 'base_url',
+          message: 'must be an https address: the token is sent to it',
+        });
       } finally {
         await guarded.close();
       }
@@ -241,6 +276,9 @@ describe('code hosts: statuses and one comment follow the gate', () => {
     it('approve: pending while collecting, pending awaiting review, success; one comment, edited', async () => {
       const commit = sha();
       const exchanges = github.requests(/access_tokens$/).length;
+      // Someone copies the marker into a comment of theirs: it is neither edited nor taken for Vigil's.
+      const forged = '<!-- vigil-release-check: storefront -->\n### Vigil release check `storefront`: ✅ Approved';
+      github.addForeignComment('acme/site#7', forged);
       const check = await openCheck('storefront', {
         provider: 'github',
         repository: 'acme/site',
@@ -261,7 +299,7 @@ describe('code hosts: statuses and one comment follow the gate', () => {
         { state: 'pending', description: '1 pair awaits review', context: 'vigil/storefront', target_url: reviewUrl },
         {
           state: 'success',
-          description: `Approved by ${bob.email}`,
+          description: `Approved by ${bob.email.split('@')[0]}`,
           context: 'vigil/storefront',
           target_url: reviewUrl,
         },
@@ -270,11 +308,14 @@ describe('code hosts: statuses and one comment follow the gate', () => {
       expect(github.requests(/access_tokens$/)).toHaveLength(exchanges + 1);
       await waitFor(() => github.requests(/^PATCH \/repos\/acme\/site\/issues\/comments\/\d+$/), 2, 'comment edits');
       expect(github.requests(/^POST \/repos\/acme\/site\/issues\/7\/comments$/)).toHaveLength(1);
-      const [comment] = github.commentsOn('acme/site#7');
-      expect(github.commentsOn('acme/site#7')).toHaveLength(1);
+      const [foreign, comment] = github.commentsOn('acme/site#7');
+      expect(github.commentsOn('acme/site#7')).toHaveLength(2);
+      expect(foreign.body).toBe(forged);
       expect(comment.body).toContain('### Vigil release check `storefront`: ✅ Approved');
       expect(comment.body).toContain('| 1 | 0 | 0 | 0 | 0 |');
-      expect(comment.body).toContain(`Approved by ${bob.email}.`);
+      expect(comment.body).toContain(`Approved by ${bob.email.split('@')[0]}.`);
+      // The whole address stays in Vigil: statuses and comments are public on a public repository.
+      expect(comment.body).not.toContain(bob.email);
       expect(comment.body).toContain(`[Open the review in Vigil](${reviewUrl})`);
     });
 
@@ -290,7 +331,7 @@ describe('code hosts: statuses and one comment follow the gate', () => {
       expect(statuses.map((status) => [status.state, status.description])).toEqual([
         ['pending', 'Collecting evidence of 1 pair'],
         ['pending', '1 pair awaits review'],
-        ['failure', `Rejected by ${bob.email}`],
+        ['failure', `Rejected by ${bob.email.split('@')[0]}`],
         ['pending', 'Collecting evidence of 1 pair'],
         ['pending', '1 pair awaits review'],
       ]);
@@ -322,6 +363,24 @@ describe('code hosts: statuses and one comment follow the gate', () => {
       }
     });
 
+    it('refuses a repository path that would address another one on the code host', async () => {
+      for (const repository of ['acme/..', 'acme/site/extra']) {
+        const created = await ci.post('/release-checks', {
+          name: 'odd',
+          production_url: `${site.origin}/prod`,
+          preview_url: `${site.origin}/preview`,
+          request_key: `odd-${randomBytes(4).toString('hex')}`,
+          pages: [{ production_path: '/', preview_path: '/' }],
+          source: { provider: 'github', repository, commit_sha: sha() },
+        });
+        expect({ repository, status: created.status, field: created.body.errors?.[0]?.field }).toEqual({
+          repository,
+          status: 400,
+          field: 'source.repository',
+        });
+      }
+    });
+
     it('a repository no connection serves gets no deliveries', async () => {
       const check = await openCheck('elsewhere', {
         provider: 'github',
@@ -343,6 +402,9 @@ describe('code hosts: statuses and one comment follow the gate', () => {
     it('a host answering 500 then 201 gets the same status twice, both attempts in the delivery log', async () => {
       const commit = sha();
       gitlab.failNext(/^POST \/api\/v4\/projects\/[^/]+\/statuses\//, 500);
+      // And the comment's edit after the status of the completed collection was set: the retry sets that status
+      // again, which GitLab refuses as no transition (400), and then edits the comment.
+      gitlab.failNext(/^PUT \/api\/v4\/projects\/[^/]+\/merge_requests\/3\/notes\/\d+$/, 500);
       const check = await openCheck('storefront', {
         provider: 'gitlab',
         repository: 'platform/web',
@@ -360,8 +422,13 @@ describe('code hosts: statuses and one comment follow the gate', () => {
         ['success', 'vigil/storefront', 'feature/banner'],
       ]);
       const attempts = gitlab.requests(new RegExp(`^POST /api/v4/projects/platform%2Fweb/statuses/${commit}$`));
-      expect(attempts[0].status).toBe(500);
-      expect(attempts[1].status).toBe(201);
+      expect(attempts.map((request) => [request.body.state, request.status])).toEqual([
+        ['pending', 500],
+        ['pending', 201],
+        ['running', 201],
+        ['running', 400],
+        ['success', 201],
+      ]);
       expect(attempts[1].body).toEqual(attempts[0].body);
       expect(attempts.every((request) => request.headers['private-token'] === gitlab.token)).toBe(true);
 
@@ -374,13 +441,28 @@ describe('code hosts: statuses and one comment follow the gate', () => {
       expect(delivery.request.headers['private-token']).toBe('[redacted]');
       expect(JSON.stringify(log.body)).not.toContain(gitlab.token);
 
-      await waitFor(
-        () => gitlab.requests(/^(POST|PUT) \/api\/v4\/projects\/[^/]+\/merge_requests\/3\/notes/),
-        3,
-        'notes',
-      );
+      const noteWrites = () => gitlab.requests(/^(POST|PUT) \/api\/v4\/projects\/[^/]+\/merge_requests\/3\/notes/);
+      await waitFor(noteWrites, 4, 'notes');
+      expect(noteWrites().map((request) => [request.method, request.status])).toEqual([
+        ['POST', 201],
+        ['PUT', 500],
+        ['PUT', 200],
+        ['PUT', 200],
+      ]);
       expect(gitlab.commentsOn('platform/web!3')).toHaveLength(1);
       expect(gitlab.commentsOn('platform/web!3')[0].body).toContain('✅ Approved');
+
+      // An earlier status cannot be sent again (it would show a gate the check no longer has); the latest can.
+      const sent = (await ci.get('/webhook-deliveries', { query: { destination_id: gitlabConnection.id } })).body
+        .data as Json[];
+      const ofThisCheck = (type: string) =>
+        sent.find((entry) => entry.event_type === type && entry.status === 'succeeded')!;
+      const stale = await asAlice().post(`/webhook-deliveries/${ofThisCheck('release_check.started').id}/redeliver`);
+      expect(stale.status).toBe(409);
+      const again = await asAlice().post(`/webhook-deliveries/${ofThisCheck('release_check.reviewed').id}/redeliver`);
+      expect(again.status).toBeLessThan(300);
+      await waitFor(noteWrites, 5, 'the redelivered comment');
+      expect(gitlab.commentsOn('platform/web!3')).toHaveLength(1);
     });
   });
 });

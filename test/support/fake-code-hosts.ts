@@ -15,6 +15,10 @@ export interface Received {
 interface Comment {
   id: number;
   body: string;
+  /** GitHub: set on comments written through an App's installation. */
+  performed_via_github_app?: { id: number } | null;
+  /** GitLab: the note's author. */
+  author?: { id: number };
 }
 
 /** A local HTTP server recording what it receives; subclasses answer the few REST endpoints Vigil uses. */
@@ -60,8 +64,13 @@ abstract class FakeHost {
     return { status: 200, body: this.commentsOn(thread).slice((page - 1) * perPage, page * perPage) };
   }
 
-  protected addComment(thread: string, body: any) {
-    const comment = { id: this.nextCommentId++, body: String(body?.body ?? '') };
+  /** A comment written by someone else (a person who copied the marker, say). */
+  addForeignComment(thread: string, body: string): void {
+    this.addComment(thread, { body }, {});
+  }
+
+  protected addComment(thread: string, body: any, by: Omit<Comment, 'id' | 'body'>) {
+    const comment = { id: this.nextCommentId++, body: String(body?.body ?? ''), ...by };
     this.comments.set(thread, [...this.commentsOn(thread), comment]);
     return { status: 201, body: comment };
   }
@@ -162,7 +171,8 @@ export class FakeGitHub extends FakeHost {
     if ((match = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/))) {
       const thread = `${match[1]}/${match[2]}#${match[3]}`;
       if (request.method === 'GET') return this.listComments(thread, url.searchParams);
-      if (request.method === 'POST') return this.addComment(thread, body);
+      if (request.method === 'POST')
+        return this.addComment(thread, body, { performed_via_github_app: { id: this.appId } });
     }
     if (request.method === 'PATCH' && (match = path.match(/^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/))) {
       return this.editComment(Number(match[1]), body);
@@ -188,9 +198,15 @@ export class FakeGitHub extends FakeHost {
   }
 }
 
-/** GitLab's REST API with a project or group access token in PRIVATE-TOKEN. */
+/**
+ * GitLab's REST API with a project or group access token in PRIVATE-TOKEN (its bot user writes the notes). Like GitLab,
+ * it refuses to set a status to the state it is in (`400 Cannot transition status`).
+ */
 export class FakeGitLab extends FakeHost {
   readonly token = `glpat-${randomBytes(10).toString('hex')}`;
+  readonly botUserId = 4242;
+  /** Each status's state, by project, commit and name. */
+  private readonly states = new Map<string, string>();
 
   /** Statuses set on a commit, in the order received (successful ones only). */
   statuses(sha: string): any[] {
@@ -208,13 +224,21 @@ export class FakeGitLab extends FakeHost {
       return { status: 200, body: { id: 1, name: 'vigil', scopes: ['api'], active: true } };
     }
     let match: RegExpMatchArray | null;
+    if (request.method === 'GET' && path === '/api/v4/user') {
+      return { status: 200, body: { id: this.botUserId, username: 'project_7_bot', bot: true } };
+    }
     if (request.method === 'POST' && (match = path.match(/^\/api\/v4\/projects\/([^/]+)\/statuses\/([0-9a-f]+)$/))) {
+      const key = `${match[1]}@${match[2]}#${body?.name}`;
+      if (this.states.get(key) === body?.state) {
+        return { status: 400, body: { message: `Cannot transition status via :enqueue from :${body?.state}` } };
+      }
+      this.states.set(key, body?.state);
       return { status: 201, body: { id: Date.now(), status: body?.state, name: body?.name } };
     }
     if ((match = path.match(/^\/api\/v4\/projects\/([^/]+)\/merge_requests\/(\d+)\/notes$/))) {
       const thread = `${decodeURIComponent(match[1])}!${match[2]}`;
       if (request.method === 'GET') return this.listComments(thread, url.searchParams);
-      if (request.method === 'POST') return this.addComment(thread, body);
+      if (request.method === 'POST') return this.addComment(thread, body, { author: { id: this.botUserId } });
     }
     if (
       request.method === 'PUT' &&

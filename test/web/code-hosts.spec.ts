@@ -62,7 +62,7 @@ describe('code hosts in the web interface (real Chromium against the real servic
     expect(await text(page.locator('#code-host-name-error'))).toMatch(/Give the connection a name/);
     expect(await text(page.locator('#code-host-token-error'))).toMatch(/access token with the api scope/);
 
-    await section(page).getByLabel('Name', { exact: true }).fill('Platform');
+    await section(page).getByLabel('Connection name').fill('Platform');
     await section(page).getByLabel('Serves').fill('platform team');
     await section(page).getByLabel('Access token').fill(gitlab.token);
     await section(page).getByLabel('GitLab address').fill(gitlab.url);

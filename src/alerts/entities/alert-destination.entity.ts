@@ -13,6 +13,10 @@ export type DestinationType = (typeof DESTINATION_TYPES)[number];
 export const CODE_HOST_PROVIDERS = ['github', 'gitlab'] as const;
 export type CodeHostProvider = (typeof CODE_HOST_PROVIDERS)[number];
 
+/** Filters that pick one kind of row: alert destinations (rules, the alerts API, plan counts) or code hosts. */
+export const ALERT_DESTINATIONS = { type: { $in: [...DESTINATION_TYPES] } };
+export const CODE_HOST_CONNECTIONS = { type: { $in: [...CODE_HOST_PROVIDERS] } };
+
 export interface DestinationConfig {
   url?: string;
   webhook_url?: string;

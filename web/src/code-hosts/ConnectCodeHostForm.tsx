@@ -92,7 +92,7 @@ export function ConnectCodeHostForm({ onConnected }: { onConnected: (connection:
       />
       <TextField
         id="code-host-name"
-        label="Name"
+        label="Connection name"
         required
         maxLength={100}
         placeholder="e.g. Acme on GitHub"
