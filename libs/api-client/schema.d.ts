@@ -1152,7 +1152,9 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery's event to its destination again
-         * @description A new delivery of the same event (same `webhook-id`), queued now.
+         * @description A new delivery of the same event (same `webhook-id`), queued now. To a code host, only the delivery of a
+         *     release check's latest event can go again (`409` otherwise): an earlier status would show a gate the check no
+         *     longer has.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -3217,6 +3219,40 @@ export interface components {
             min: number;
             max: number;
         };
+        /**
+         * @description What an assertion reads: the status code, the response time (ms), a header (`property` names it), a value in a
+         *     JSON body (`property` is a JSONPath expression such as `$.status`), the body text, or the text of the first
+         *     element a CSS selector (`property`) matches in an HTML body.
+         * @enum {string}
+         */
+        AssertionSource: "status_code" | "response_time" | "header" | "json_path" | "body" | "css_text";
+        /**
+         * @description How the value read compares with `value`. Numbers compare as numbers. `matches` takes an RE2 regular expression
+         *     (no look-around or back-references, so no pattern can hang a check). `exists` and `not_exists` take no `value`.
+         *     `status_code` takes `equals`, `not_equals` and the four comparisons; `response_time` the comparisons; `body`
+         *     `contains`, `not_contains`, `matches` and `not_matches`; the others every operator.
+         * @enum {string}
+         */
+        AssertionOperator: "equals" | "not_equals" | "less_than" | "less_than_or_equal" | "greater_than" | "greater_than_or_equal" | "contains" | "not_contains" | "matches" | "not_matches" | "exists" | "not_exists";
+        /**
+         * @description A condition every check's response must meet (HTTP monitors), checked after `expected_status`, `selector` and
+         *     `keyword`. A check failing any fails with `assertion`, its message naming each failed condition with the value
+         *     read: `$.temp is 83, expected < 80`.
+         */
+        MonitorAssertionInput: {
+            source: components["schemas"]["AssertionSource"];
+            /** @description The header's name, the JSONPath expression or the CSS selector; only for those sources. */
+            property?: string;
+            operator: components["schemas"]["AssertionOperator"];
+            /** @description What to compare with (a number for the comparisons and for `status_code`). */
+            value?: string;
+        };
+        MonitorAssertion: {
+            source: components["schemas"]["AssertionSource"];
+            property: string | null;
+            operator: components["schemas"]["AssertionOperator"];
+            value: string | null;
+        };
         CreateMonitorRequest: {
             name: string;
             /**
@@ -3240,6 +3276,8 @@ export interface components {
             tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
             /** @description Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`. Defaults to `0.01`. */
             visual_threshold?: number;
+            /** @description Conditions on every check's response; HTTP monitors only (`400` for a browser monitor). */
+            assertions?: components["schemas"]["MonitorAssertionInput"][];
         };
         UpdateMonitorRequest: {
             name?: string;
@@ -3258,6 +3296,8 @@ export interface components {
             selector?: string | null;
             tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
             visual_threshold?: number;
+            /** @description Replaces the monitor's assertions (`[]` removes them all). */
+            assertions?: components["schemas"]["MonitorAssertionInput"][];
             /** @description `true` pauses scheduled checks; `false` resumes them. */
             paused?: boolean;
         };
@@ -3279,6 +3319,7 @@ export interface components {
             tracked_values: components["schemas"]["TrackedValueSpec"][];
             /** @description Browser monitors record a `visual` change when the screenshot differs by more than this share. */
             visual_threshold: number;
+            assertions: components["schemas"]["MonitorAssertion"][];
             /** @description Lines seen to move on their own (they differed between two looks moments apart), as patterns with each run of digits written `#`; left out of the watched text, so they never make a change. */
             unstable_lines: string[];
             status: components["schemas"]["MonitorStatus"];
@@ -3306,7 +3347,7 @@ export interface components {
          * @description Why a check failed.
          * @enum {string}
          */
-        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large";
+        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large" | "assertion";
         CheckResult: {
             /** Format: uuid */
             id: string;
@@ -6846,6 +6887,7 @@ export interface operations {
                      *           "status": "up",
                      *           "paused": false,
                      *           "visual_threshold": 0.01,
+                     *           "assertions": [],
                      *           "unstable_lines": [],
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
@@ -6919,6 +6961,19 @@ export interface operations {
                  *           "selector": ".plan-pro .price",
                  *           "kind": "price"
                  *         }
+                 *       ],
+                 *       "assertions": [
+                 *         {
+                 *           "source": "response_time",
+                 *           "operator": "less_than",
+                 *           "value": "800"
+                 *         },
+                 *         {
+                 *           "source": "header",
+                 *           "property": "cache-control",
+                 *           "operator": "contains",
+                 *           "value": "max-age"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -6962,6 +7017,7 @@ export interface operations {
                      *       "status": "up",
                      *       "paused": false,
                      *       "visual_threshold": 0.01,
+                     *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
@@ -7040,6 +7096,7 @@ export interface operations {
                      *       "status": "up",
                      *       "paused": false,
                      *       "visual_threshold": 0.01,
+                     *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
@@ -7161,6 +7218,7 @@ export interface operations {
                      *       "status": "up",
                      *       "paused": false,
                      *       "visual_threshold": 0.01,
+                     *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
@@ -7238,6 +7296,7 @@ export interface operations {
                      *         "status": "up",
                      *         "paused": false,
                      *         "visual_threshold": 0.01,
+                     *         "assertions": [],
                      *         "unstable_lines": [],
                      *         "badge_enabled": true,
                      *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
@@ -7407,6 +7466,7 @@ export interface operations {
                      *       "status": "up",
                      *       "paused": false,
                      *       "visual_threshold": 0.01,
+                     *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
@@ -8581,6 +8641,7 @@ export interface operations {
                      *           "status": "up",
                      *           "paused": false,
                      *           "visual_threshold": 0.01,
+                     *           "assertions": [],
                      *           "unstable_lines": [],
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",

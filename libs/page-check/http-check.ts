@@ -1,4 +1,5 @@
 import { discardBody, fetchGuarded, RedirectError, refusalOf, type Response, TargetNotPublicError } from '../net-guard';
+import { failedAssertions } from './assertions';
 import { decodeBody } from './decode';
 import { extractBinary, extractContent, extractPlainText } from './extract';
 import type { CheckFailure, ExtractedContent, HttpCheckRequest, HttpCheckResult, PageExpectations } from './types';
@@ -71,10 +72,20 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
 
   // Measured before extraction: parsing a large page is our cost, not the site's response time.
   const responseTimeMs = elapsedMs(context);
-  const content = extractBody(bytes, response.headers.get('content-type'), request);
-  const details = { statusCode, finalUrl: url, content, responseTimeMs };
-  const verdict = judgePage(statusCode, content, request.expectations, request.extract?.selector);
+  const body = readBody(bytes, response.headers.get('content-type'), request);
+  const details = { statusCode, finalUrl: url, content: body.content, responseTimeMs };
+  const verdict = judgePage(statusCode, body.content, request.expectations, request.extract?.selector);
   if (verdict) return failed(context, verdict.failure, verdict.message, details);
+  if (request.assertions?.length) {
+    const failures = failedAssertions(request.assertions, {
+      statusCode,
+      responseTimeMs,
+      header: (name) => response.headers.get(name),
+      body: body.text,
+      markup: body.kind === 'markup',
+    });
+    if (failures.length) return failed(context, 'assertion', failures.join('; '), details);
+  }
   return { ok: true, failure: null, message: null, ...details };
 }
 
@@ -193,11 +204,17 @@ function bodyKind(contentType: string | null): BodyKind {
   return 'binary';
 }
 
-function extractBody(bytes: Uint8Array, contentType: string | null, request: HttpCheckRequest): ExtractedContent {
+/** The body as read: its kind, its decoded text (null for a binary body) and what is extracted from it. */
+function readBody(
+  bytes: Uint8Array,
+  contentType: string | null,
+  request: HttpCheckRequest,
+): { kind: BodyKind; text: string | null; content: ExtractedContent } {
   const kind = bodyKind(contentType);
-  if (kind === 'binary') return extractBinary(bytes, request.extract);
+  if (kind === 'binary') return { kind, text: null, content: extractBinary(bytes, request.extract) };
   const text = decodeBody(bytes, contentType, kind === 'markup');
-  return kind === 'markup' ? extractContent(text, request.extract) : extractPlainText(text, request.extract);
+  const content = kind === 'markup' ? extractContent(text, request.extract) : extractPlainText(text, request.extract);
+  return { kind, text, content };
 }
 
 function elapsedMs(context: CheckContext): number {

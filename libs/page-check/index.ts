@@ -1,4 +1,5 @@
 export * from './types';
+export * from './assertions';
 export type { HostLookup } from '../net-guard';
 export { decodeBody } from './decode';
 export { extractContent, isValidCssSelector } from './extract';

@@ -1,4 +1,5 @@
 import type { HostLookup } from '../net-guard';
+import type { ResponseAssertion } from './assertions';
 
 export type TrackedValueKind = 'price' | 'number' | 'text';
 
@@ -68,7 +69,9 @@ export type CheckFailure =
   | 'target_not_public'
   | 'too_many_redirects'
   /** Body beyond maxBytes. */
-  | 'too_large';
+  | 'too_large'
+  /** A response assertion did not hold (the message names each, with the value read). */
+  | 'assertion';
 
 export interface HttpCheckRequest {
   url: string;
@@ -76,6 +79,8 @@ export interface HttpCheckRequest {
   /** Budget for the whole check, DNS to last byte. */
   timeoutMs: number;
   extract?: ExtractOptions;
+  /** Conditions on the response, checked after the expectations (checked with assertionProblems beforehand). */
+  assertions?: readonly ResponseAssertion[];
   /** Passed to assertPublicUrl. */
   allowPrivate?: boolean;
   /** Passed to assertPublicUrl (tests). */

@@ -11,7 +11,7 @@ import {
   type TextDiff,
   valueChangeSummary,
 } from '../../libs/change-summary';
-import type { ExtractedContent, TrackedValueSpec } from '../../libs/page-check';
+import type { ExtractedContent, ResponseAssertion, TrackedValueSpec } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change, type MetadataFieldChange } from '../changes/entities/change.entity';
 import { raiseAlerts } from '../alerts/alert-evaluator';
@@ -68,6 +68,7 @@ interface MonitorToCheckRow {
   metadata: PageMetadata | null;
   volatile: Volatility;
   visual_threshold: number;
+  assertions: ResponseAssertion[];
   created_at: Date;
   rules: RuleRow[];
   rules_fingerprint: string;
@@ -214,7 +215,7 @@ export class MonitorCheckRecorder {
     const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
       `select m.id, m.workspace_id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
-              m.screenshot_key, m.metadata, m.volatile, m.visual_threshold, m.created_at,
+              m.screenshot_key, m.metadata, m.volatile, m.visual_threshold, m.assertions, m.created_at,
               rules.list as rules, md5(rules.list::text) as rules_fingerprint,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
@@ -244,6 +245,7 @@ export class MonitorCheckRecorder {
       metadata: row.metadata,
       volatile: row.volatile,
       visualThreshold: row.visual_threshold,
+      assertions: row.assertions,
       createdAt: new Date(row.created_at),
       rules: row.rules.map(({ notifiedAtMs, ...rule }) => ({
         ...rule,

@@ -31,6 +31,7 @@ export type CheckTarget = Pick<
   | 'keyword'
   | 'selector'
   | 'trackedValues'
+  | 'assertions'
   | 'createdAt'
 >;
 
@@ -52,6 +53,7 @@ export class MonitorCheckRunner {
       expectations: this.expectations(monitor),
       timeoutMs: monitor.timeoutSeconds * 1000,
       extract: this.extractOptions(monitor),
+      assertions: monitor.assertions,
       allowPrivate: this.config.allowPrivateTargets,
     });
     return { ...result, screenshot: null, metadata: metadataOf(result) };

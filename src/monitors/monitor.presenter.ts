@@ -22,6 +22,7 @@ export function presentMonitor(monitor: Monitor): MonitorDto {
     regions: monitor.regions,
     tracked_values: monitor.trackedValues,
     visual_threshold: monitor.visualThreshold,
+    assertions: monitor.assertions,
     unstable_lines: monitor.volatile.lines,
     status: monitor.status,
     paused: monitor.paused,

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { makeBadge } from 'badge-maker';
+import { assertionProblems, type ResponseAssertion } from '../../libs/page-check';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { DomainError, NotFound, ValidationFailed } from '../common/errors/domain-errors';
@@ -17,10 +18,11 @@ import type {
   CreateMonitorDto,
   ExpectedStatusDto,
   ListMonitorsQuery,
+  MonitorAssertionInputDto,
   UpdateMonitorDto,
 } from './dto/monitor-requests.dto';
 import { MonitorCheck } from './entities/monitor-check.entity';
-import { Monitor, monitorFolder, type MonitorStatus } from './entities/monitor.entity';
+import { Monitor, monitorFolder, type MonitorMode, type MonitorStatus } from './entities/monitor.entity';
 import { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 import { badgePath, presentCheck, presentMonitor, presentReading } from './monitor.presenter';
 import { MonitorQueues } from './monitor-queues';
@@ -76,6 +78,7 @@ export class MonitorsService {
     for (const body of bodies) {
       this.knownRegions(body.regions ?? [this.config.regions[0]]);
       this.assertStatusRange(body.expected_status);
+      assertionsOf(body.mode ?? 'http', body.assertions);
       // Pages of one site share a host: its addresses are looked up once.
       const { host } = new URL(body.url);
       if (!checkedHosts.has(host)) await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
@@ -99,6 +102,7 @@ export class MonitorsService {
           selector: body.selector ?? null,
           trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
           ...(body.visual_threshold === undefined ? {} : { visualThreshold: body.visual_threshold }),
+          assertions: assertionsOf(body.mode ?? 'http', body.assertions),
         });
         monitor.nextCheckAt = this.firstCheckAt(monitor);
         return monitor;
@@ -129,6 +133,11 @@ export class MonitorsService {
     if (body.selector !== undefined) monitor.selector = body.selector;
     if (body.tracked_values !== undefined) monitor.trackedValues = this.trackedValueSpecs(body.tracked_values);
     if (body.visual_threshold !== undefined) monitor.visualThreshold = body.visual_threshold;
+    monitor.assertions = assertionsOf(
+      monitor.mode,
+      body.assertions ?? monitor.assertions,
+      body.assertions !== undefined,
+    );
     if (body.interval_seconds !== undefined && body.interval_seconds !== monitor.intervalSeconds) {
       monitor.intervalSeconds = body.interval_seconds;
       if (!monitor.paused) monitor.nextCheckAt = this.firstCheckAt(monitor);
@@ -290,4 +299,35 @@ export class MonitorsService {
     const spread = Math.min(FIRST_CHECK_SPREAD_MS, monitor.intervalSeconds * 1000);
     return new Date(Date.now() + Math.floor(Math.random() * spread));
   }
+}
+
+/**
+ * The assertions to store: each checked (errors name `assertions[i].field`), and none on a browser monitor, whose
+ * render has no raw response to assert on. `named` says whether the request named them (a mode change alone to
+ * browser with assertions left is refused as well).
+ */
+function assertionsOf(
+  mode: MonitorMode,
+  input: readonly MonitorAssertionInputDto[] | readonly ResponseAssertion[] = [],
+  named = true,
+): ResponseAssertion[] {
+  const assertions = input.map((assertion) => ({
+    source: assertion.source,
+    property: assertion.property ?? null,
+    operator: assertion.operator,
+    value: assertion.value ?? null,
+  }));
+  if (mode === 'browser' && assertions.length) {
+    throw ValidationFailed.field(
+      named ? 'assertions' : 'mode',
+      named
+        ? 'apply to http monitors only: a browser monitor renders the page and has no raw response to assert on'
+        : 'cannot be browser while the monitor has assertions: remove them (assertions: []) in the same request',
+    );
+  }
+  const problems = assertions.flatMap((assertion, index) =>
+    assertionProblems(assertion).map((problem) => ({ ...problem, field: `assertions[${index}].${problem.field}` })),
+  );
+  if (problems.length) throw new ValidationFailed(problems);
+  return assertions;
 }

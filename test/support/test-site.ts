@@ -6,6 +6,10 @@ export interface SitePage {
   html: string;
   /** Redirect target (sets Location and a 302). */
   location?: string;
+  /** Defaults to `text/html; charset=utf-8`. */
+  contentType?: string;
+  /** More response headers. */
+  headers?: Record<string, string>;
 }
 
 /** A small website on 127.0.0.1 whose pages the test sets, e.g. `/prod/about` and `/preview/about`. */
@@ -27,7 +31,12 @@ export class TestSite {
         response.writeHead(page.status ?? 302, { Location: page.location }).end();
         return;
       }
-      response.writeHead(page.status ?? 200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page.html);
+      response
+        .writeHead(page.status ?? 200, {
+          'Content-Type': page.contentType ?? 'text/html; charset=utf-8',
+          ...page.headers,
+        })
+        .end(page.html);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

@@ -14,6 +14,7 @@ import { Migration20261127143315 } from './Migration20261127143315';
 import { Migration20261127144941 } from './Migration20261127144941';
 import { Migration20261127225317 } from './Migration20261127225317';
 import { Migration20261128002321 } from './Migration20261128002321';
+import { Migration20261128005216 } from './Migration20261128005216';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +39,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127225317', class: Migration20261127225317 },
   /** Code-host connections: destinations with a sealed credential. */
   { name: 'Migration20261128002321', class: Migration20261128002321 },
+  /** Monitors' response assertions. */
+  { name: 'Migration20261128005216', class: Migration20261128005216 },
 ];

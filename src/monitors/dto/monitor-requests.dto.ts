@@ -1,4 +1,10 @@
-import type { TrackedValueKind } from '../../../libs/page-check';
+import {
+  ASSERTION_OPERATORS,
+  ASSERTION_SOURCES,
+  type AssertionOperator,
+  type AssertionSource,
+  type TrackedValueKind,
+} from '../../../libs/page-check';
 import { PageQueryOf } from '../../common/pagination/pagination';
 import {
   BooleanField,
@@ -45,6 +51,32 @@ export class ExpectedStatusDto {
   @IntField({ min: 100, max: 599 })
   max: number;
 }
+
+export class MonitorAssertionInputDto {
+  @EnumField(ASSERTION_SOURCES, 'AssertionSource')
+  source: AssertionSource;
+
+  @TextField({
+    optional: true,
+    maxLength: 500,
+    description: "The header's name, the JSONPath expression or the CSS selector; only for those sources.",
+  })
+  property?: string;
+
+  @EnumField(ASSERTION_OPERATORS, 'AssertionOperator')
+  operator: AssertionOperator;
+
+  @TextField({
+    optional: true,
+    maxLength: 1000,
+    description: 'What to compare with (a number for the comparisons and for `status_code`).',
+  })
+  value?: string;
+}
+
+/** 0 to 20 assertions. */
+const AssertionsField = (description: string) =>
+  NestedArrayField(() => MonitorAssertionInputDto, { optional: true, minItems: 0, maxItems: 20, description });
 
 export class CreateMonitorDto {
   @TextField({ maxLength: 200 })
@@ -104,6 +136,9 @@ export class CreateMonitorDto {
       'Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`.',
   })
   visual_threshold?: number;
+
+  @AssertionsField("Conditions on every check's response; HTTP monitors only (`400` for a browser monitor).")
+  assertions?: MonitorAssertionInputDto[];
 }
 
 export class UpdateMonitorDto {
@@ -136,6 +171,9 @@ export class UpdateMonitorDto {
 
   @NumberField({ optional: true, min: 0, max: 1 })
   visual_threshold?: number;
+
+  @AssertionsField("Replaces the monitor's assertions (`[]` removes them all).")
+  assertions?: MonitorAssertionInputDto[];
 
   @BooleanField({ optional: true, description: '`true` pauses scheduled checks; `false` resumes them.' })
   paused?: boolean;

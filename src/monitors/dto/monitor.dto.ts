@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { CheckFailure } from '../../../libs/page-check';
+import {
+  ASSERTION_OPERATORS,
+  ASSERTION_SOURCES,
+  type AssertionOperator,
+  type AssertionSource,
+  type CheckFailure,
+} from '../../../libs/page-check';
 import { PageOf } from '../../common/pagination/pagination';
 import { CHECK_TRIGGERS, type CheckTrigger } from '../entities/monitor-check.entity';
 import { MONITOR_MODES, MONITOR_STATUSES, type MonitorMode, type MonitorStatus } from '../entities/monitor.entity';
@@ -14,6 +20,7 @@ export const CHECK_FAILURES = [
   'target_not_public',
   'too_many_redirects',
   'too_large',
+  'assertion',
 ] as const satisfies readonly CheckFailure[];
 export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
 export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
@@ -22,6 +29,20 @@ export type BadgeStyle = (typeof BADGE_STYLES)[number];
 
 const nullableString = { type: 'string', nullable: true } as const;
 const nullableDateTime = { type: 'string', format: 'date-time', nullable: true } as const;
+
+export class MonitorAssertionDto {
+  @ApiProperty({ enum: ASSERTION_SOURCES, enumName: 'AssertionSource' })
+  source: AssertionSource;
+
+  @ApiProperty(nullableString)
+  property: string | null;
+
+  @ApiProperty({ enum: ASSERTION_OPERATORS, enumName: 'AssertionOperator' })
+  operator: AssertionOperator;
+
+  @ApiProperty(nullableString)
+  value: string | null;
+}
 
 export class MonitorDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
@@ -62,6 +83,9 @@ export class MonitorDto {
     description: 'Browser monitors record a `visual` change when the screenshot differs by more than this share.',
   })
   visual_threshold: number;
+
+  @ApiProperty({ type: () => [MonitorAssertionDto] })
+  assertions: MonitorAssertionDto[];
 
   @ApiProperty({
     type: 'string',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Region } from '../../../libs/compare';
-import type { TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
+import type { ResponseAssertion, TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
 import { User } from '../../users/user.entity';
 import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
@@ -86,6 +86,10 @@ export class Monitor {
 
   @Property({ type: 'json' })
   trackedValues: TrackedValueSpec[] & Opt = [];
+
+  /** Conditions every check's response must meet (HTTP monitors). */
+  @Property({ type: 'json' })
+  assertions: ResponseAssertion[] & Opt = [];
 
   @Property({ type: 'text' })
   status: MonitorStatus & Opt = 'pending';
