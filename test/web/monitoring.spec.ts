@@ -112,6 +112,19 @@ describe('monitoring in the web interface (real Chromium against the real servic
     await page.locator('#tracked-0-selector-error').waitFor();
     await page.getByLabel('Selector of value 1').fill('.team');
     await page.getByLabel('Kind of value 1').selectOption('price');
+
+    // An assertion the API cannot evaluate (a JSONPath without its $): the message at the row's field.
+    await page.getByRole('button', { name: 'Add an assertion' }).click();
+    await page.getByLabel('What assertion 1 reads').selectOption('json_path');
+    await page.getByLabel('JSONPath of assertion 1').fill('price');
+    await page.getByLabel('Condition of assertion 1').selectOption('exists');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    expect(await text(page.locator('#assertion-0-property-error'))).toMatch(/JSONPath expression starting with \$/);
+    await page.getByLabel('What assertion 1 reads').selectOption('css_text');
+    await page.getByLabel('CSS selector of assertion 1').fill('h1');
+    await page.getByLabel('Condition of assertion 1').selectOption('contains');
+    await page.getByLabel('Value of assertion 1').fill('Pricing');
+    await expectNoAxeViolations(page, 'new monitor with an assertion');
     await screenshot(page, 'monitor-form.png');
     await page.getByRole('button', { name: 'Create monitor' }).click();
 
@@ -125,7 +138,9 @@ describe('monitoring in the web interface (real Chromium against the real servic
       selector: 'main',
       regions: ['local'],
       tracked_values: [{ name: 'team', selector: '.team', kind: 'price' }],
+      assertions: [{ source: 'css_text', property: 'h1', operator: 'contains', value: 'Pricing' }],
     });
+    expect(await text(page.locator('.monitor-facts'))).toMatch(/text of h1 contains Pricing/);
 
     // Check now, by keyboard: the result of each region shows.
     await page.getByRole('button', { name: 'Check now Pricing' }).focus();

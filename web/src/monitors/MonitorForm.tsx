@@ -6,6 +6,7 @@ import { formatInterval } from '../format';
 import { Link, navigate } from '../router';
 import type { Monitor } from '../types';
 import { type Draft, draftOf, saveMonitor } from './monitor-draft';
+import { AssertionFields } from './AssertionFields';
 import { TrackedValueFields } from './TrackedValueFields';
 
 const INTERVALS = [30, 60, 300, 900, 1800, 3600, 21600, 86400];
@@ -149,6 +150,13 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
         error={apiField('selector')}
       />
       <TrackedValueFields tracked={draft.tracked} onChange={(tracked) => set('tracked', tracked)} apiField={apiField} />
+      {draft.mode === 'http' ? (
+        <AssertionFields
+          assertions={draft.assertions}
+          onChange={(assertions) => set('assertions', assertions)}
+          apiField={apiField}
+        />
+      ) : null}
       <div className="button-row">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Saving…' : monitor ? 'Save changes' : 'Create monitor'}

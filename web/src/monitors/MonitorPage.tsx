@@ -9,6 +9,7 @@ import { Link } from '../router';
 import type { CurrentUser, Monitor } from '../types';
 
 import { AlertRules } from './AlertRules';
+import { assertionText } from './AssertionFields';
 import { BadgeCard } from './BadgeCard';
 import { MonitorActions, useMonitorActions } from './MonitorActions';
 import { MonitorStatusBadge, RegionBadges } from './MonitorBits';
@@ -116,6 +117,20 @@ function Facts({ monitor }: { monitor: Monitor }) {
           {monitor.expected_status.min}–{monitor.expected_status.max}
         </dd>
       </div>
+      {monitor.assertions.length ? (
+        <div>
+          <dt>Assertions</dt>
+          <dd>
+            <ul className="plain-list">
+              {monitor.assertions.map((assertion, index) => (
+                <li key={index}>
+                  <code className="value">{assertionText(assertion)}</code>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

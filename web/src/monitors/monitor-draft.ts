@@ -1,5 +1,5 @@
 import { api, ok } from '../api';
-import type { Monitor, MonitorMode, TrackedValueKind } from '../types';
+import type { AssertionOperator, AssertionSource, Monitor, MonitorMode, TrackedValueKind } from '../types';
 
 /** A tracked value as its form row holds it. */
 export interface TrackedDraft {
@@ -8,6 +8,15 @@ export interface TrackedDraft {
   name: string;
   selector: string;
   kind: TrackedValueKind;
+}
+
+/** A response assertion as its form row holds it ('' for a property or value it does not take). */
+export interface AssertionDraft {
+  key: number;
+  source: AssertionSource;
+  property: string;
+  operator: AssertionOperator;
+  value: string;
 }
 
 /** The monitor form's fields, as typed. */
@@ -20,6 +29,7 @@ export interface Draft {
   keyword: string;
   selector: string;
   tracked: TrackedDraft[];
+  assertions: AssertionDraft[];
 }
 
 export function draftOf(monitor: Monitor | null): Draft {
@@ -32,6 +42,13 @@ export function draftOf(monitor: Monitor | null): Draft {
     keyword: monitor?.keyword ?? '',
     selector: monitor?.selector ?? '',
     tracked: (monitor?.tracked_values ?? []).map((value, index) => ({ key: index, ...value })),
+    assertions: (monitor?.assertions ?? []).map((assertion, index) => ({
+      key: index,
+      source: assertion.source,
+      property: assertion.property ?? '',
+      operator: assertion.operator,
+      value: assertion.value ?? '',
+    })),
   };
 }
 
@@ -48,6 +65,18 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
     selector: selector.trim(),
     kind,
   }));
+  // A browser monitor takes none (the API would refuse them); the rows stay in the form should the mode go back.
+  const assertions =
+    draft.mode === 'browser'
+      ? []
+      : draft.assertions.map(({ source, property, operator, value }) => ({
+          source,
+          operator,
+          ...(property.trim() && ['header', 'json_path', 'css_text'].includes(source)
+            ? { property: property.trim() }
+            : {}),
+          ...(value !== '' && operator !== 'exists' && operator !== 'not_exists' ? { value } : {}),
+        }));
   const regions = regionList(draft.regions);
   if (!monitor) {
     return ok(
@@ -61,6 +90,7 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
           ...(draft.selector.trim() ? { selector: draft.selector.trim() } : {}),
           ...(regions.length ? { regions } : {}),
           tracked_values,
+          assertions,
         },
       }),
     );
@@ -77,6 +107,7 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
         keyword: draft.keyword.trim() || null,
         selector: draft.selector.trim() || null,
         tracked_values,
+        assertions,
       },
     }),
   );
