@@ -28,6 +28,8 @@
 //   BENCH_UPTIME_REQUESTS=2000  uptime reads per history (24h and 30d)
 //   BENCH_UPTIME_CONNECTIONS=4  uptime reads at once
 //   BENCH_CHECK_CONCURRENCY     the worker's CHECK_CONCURRENCY (default: the service's own, 50)
+//   BENCH_ASSERTIONS=0          1: every monitor also has five response assertions (status code, response time, a
+//                               header, an RE2 pattern on the body and a CSS-selected text), all holding
 //   BENCH_PORT, BENCH_PG_URL, BENCH_REDIS_URL, BENCH_BUILD=1 (or --build), BENCH_STRICT=1 (exit 2 when a target
 //   is missed), BENCH_NODE_OPTIONS (NODE_OPTIONS for the three processes): as in the other benchmarks.
 
@@ -67,7 +69,17 @@ const settings = {
   uptimeRequests: intSetting('BENCH_UPTIME_REQUESTS', 2000, 10, 1_000_000),
   uptimeConnections: intSetting('BENCH_UPTIME_CONNECTIONS', 4, 1, 64),
   checkConcurrency: intSetting('BENCH_CHECK_CONCURRENCY', 0, 0, 1000),
+  assertions: intSetting('BENCH_ASSERTIONS', 0, 0, 1) === 1,
 };
+
+/** Five conditions every target page meets: what an API-style monitor asks of each response. */
+const ASSERTIONS = [
+  { source: 'status_code', operator: 'equals', value: '200' },
+  { source: 'response_time', operator: 'less_than', value: '5000' },
+  { source: 'header', property: 'content-type', operator: 'contains', value: 'text/html' },
+  { source: 'body', operator: 'matches', value: 'quick brown fox' },
+  { source: 'css_text', property: 'h1', operator: 'exists' },
+];
 const expectedRate = settings.monitors / settings.interval;
 const run = new BenchRun(settings);
 
@@ -127,6 +139,7 @@ async function createMonitors(api, apiKey, targetBase) {
         timeout_seconds: 10,
         ...(n % 10 === 0 ? { keyword: 'operational' } : {}),
         ...(n % 20 === 0 ? { tracked_values: [{ name: 'price', selector: '.price', kind: 'price' }] } : {}),
+        ...(settings.assertions ? { assertions: ASSERTIONS } : {}),
       },
     });
     if (Date.now() - lastLog > 10_000) {
@@ -359,8 +372,8 @@ function report(load, trend, uptime, creation, seeded) {
   const roles = Object.keys(load.peakRss);
 
   console.log(
-    `## Monitors benchmark (${settings.monitors} monitors every ${settings.interval} s, ${fmt(load.seconds, 0)} s ` +
-      `measured)\n\n` +
+    `## Monitors benchmark (${settings.monitors} monitors every ${settings.interval} s` +
+      `${settings.assertions ? `, ${ASSERTIONS.length} assertions each` : ''}, ${fmt(load.seconds, 0)} s measured)\n\n` +
       `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${mb(totalmem())} RAM; Node ${process.versions.node}. ` +
       `Processes: ${roles.join(', ')} (one each), PostgreSQL, Redis, and this bench with the target server.\n`,
   );
