@@ -1,19 +1,21 @@
 import { type AssertedResponse, assertionProblems, failedAssertions, type ResponseAssertion } from './assertions';
+import { extractContent } from './extract';
 
 const json = (body: unknown, overrides: Partial<AssertedResponse> = {}): AssertedResponse => ({
   statusCode: 200,
   responseTimeMs: 120,
   header: (name) => ({ 'content-type': 'application/json; charset=utf-8', 'x-build': '2026.11' })[name] ?? null,
   body: JSON.stringify(body),
-  markup: false,
+  cssText: null,
   ...overrides,
 });
+/** An HTML response, its texts read by the extraction as a check reads them. */
 const html = (body: string): AssertedResponse => ({
   statusCode: 200,
   responseTimeMs: 80,
   header: () => 'text/html',
   body,
-  markup: true,
+  cssText: (selector) => extractContent(body, { texts: [selector] }).texts?.[selector] ?? null,
 });
 const a = (
   source: ResponseAssertion['source'],

@@ -1,4 +1,3 @@
-import { load } from 'cheerio';
 import { JSONPath } from 'jsonpath-plus';
 import { RE2JS } from 're2js';
 import { isValidCssSelector } from './extract';
@@ -39,8 +38,11 @@ export interface AssertedResponse {
   header(name: string): string | null;
   /** The decoded body; null when it is not text. */
   body: string | null;
-  /** Whether the body is HTML (or XML), so CSS selectors apply. */
-  markup: boolean;
+  /**
+   * The text of the first element a selector matches (null: none matches), read from the page's one parse; null when
+   * the body is not HTML (or XML).
+   */
+  cssText: ((selector: string) => string | null) | null;
 }
 
 const NUMERIC: readonly AssertionOperator[] = [
@@ -116,7 +118,6 @@ export function assertionProblems(assertion: ResponseAssertion): { field: string
 export function failedAssertions(assertions: readonly ResponseAssertion[], response: AssertedResponse): string[] {
   const failures: string[] = [];
   let json: { value: unknown } | { error: string } | undefined;
-  let html: ReturnType<typeof load> | undefined;
   for (const assertion of assertions) {
     const label = labelOf(assertion);
     let actual: { found: false } | { found: true; value: unknown };
@@ -150,13 +151,12 @@ export function failedAssertions(assertions: readonly ResponseAssertion[], respo
         break;
       }
       case 'css_text': {
-        if (!response.markup || response.body === null) {
+        if (response.cssText === null) {
           failures.push(`${label}: the body is not HTML`);
           continue;
         }
-        html ??= load(response.body);
-        const element = html(assertion.property!).first();
-        actual = element.length ? { found: true, value: element.text().replace(/\s+/g, ' ').trim() } : { found: false };
+        const text = response.cssText(assertion.property!);
+        actual = text === null ? { found: false } : { found: true, value: text };
         break;
       }
     }
@@ -188,9 +188,9 @@ function compare(
       case 'not_contains':
         return !text.includes(expected);
       case 'matches':
-        return RE2JS.compile(expected).matcher(text).find();
+        return compiled(expected).matcher(text).find();
       case 'not_matches':
-        return !RE2JS.compile(expected).matcher(text).find();
+        return !compiled(expected).matcher(text).find();
       default: {
         const number = toNumber(actual.value);
         if (number === null) return false;
@@ -282,6 +282,19 @@ function parseJson(body: string | null): { value: unknown } | { error: string } 
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Patterns compiled once per process (a monitor's patterns are the same on every check), at most 1,000 kept. */
+const patterns = new Map<string, RE2JS>();
+
+function compiled(pattern: string): RE2JS {
+  let regex = patterns.get(pattern);
+  if (!regex) {
+    if (patterns.size >= 1000) patterns.clear();
+    regex = RE2JS.compile(pattern);
+    patterns.set(pattern, regex);
+  }
+  return regex;
 }
 
 function regexProblem(pattern: string): string | null {

@@ -205,7 +205,15 @@ export function extractContent(html: string, options: ExtractOptions = {}): Extr
     const first = selectAll($, spec.selector)?.[0];
     return readingFor(spec, first === undefined ? null : trackedText(first));
   });
-  return { text, selectorMatched, contentHash: sha256Hex(text), trackedValues, metadata: metadataOf($) };
+  const content = { text, selectorMatched, contentHash: sha256Hex(text), trackedValues, metadata: metadataOf($) };
+  if (!options.texts?.length) return content;
+  const texts = Object.fromEntries(
+    options.texts.map((selector) => {
+      const first = selectAll($, selector)?.[0];
+      return [selector, first === undefined ? null : trackedText(first)];
+    }),
+  );
+  return { ...content, texts };
 }
 
 /** What the document says about itself in its head: title, robots directives, canonical link (as written). */

@@ -72,7 +72,7 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
 
   // Measured before extraction: parsing a large page is our cost, not the site's response time.
   const responseTimeMs = elapsedMs(context);
-  const body = readBody(bytes, response.headers.get('content-type'), request);
+  const body = readBody(bytes, response.headers.get('content-type'), withAssertedTexts(request));
   const details = { statusCode, finalUrl: url, content: body.content, responseTimeMs };
   const verdict = judgePage(statusCode, body.content, request.expectations, request.extract?.selector);
   if (verdict) return failed(context, verdict.failure, verdict.message, details);
@@ -82,7 +82,7 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
       responseTimeMs,
       header: (name) => response.headers.get(name),
       body: body.text,
-      markup: body.kind === 'markup',
+      cssText: body.kind === 'markup' ? (selector) => body.content.texts?.[selector] ?? null : null,
     });
     if (failures.length) return failed(context, 'assertion', failures.join('; '), details);
   }
@@ -202,6 +202,14 @@ function bodyKind(contentType: string | null): BodyKind {
   if (mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+json')) return 'text';
   if (mime === 'application/javascript' || mime === 'application/ecmascript') return 'text';
   return 'binary';
+}
+
+/** The request, asking the extraction for the texts its `css_text` assertions read (so the page is parsed once). */
+function withAssertedTexts(request: HttpCheckRequest): HttpCheckRequest {
+  const texts = (request.assertions ?? [])
+    .filter((assertion) => assertion.source === 'css_text' && assertion.property !== null)
+    .map((assertion) => assertion.property!);
+  return texts.length ? { ...request, extract: { ...request.extract, texts } } : request;
 }
 
 /** The body as read: its kind, its decoded text (null for a binary body) and what is extracted from it. */

@@ -33,6 +33,8 @@ export interface ExtractOptions {
   /** CSS selector scoping the extracted text to the elements it matches. */
   selector?: string;
   trackedValues?: TrackedValueSpec[];
+  /** Selectors whose first match's text is read (response assertions), from the same parse. */
+  texts?: readonly string[];
 }
 
 export interface ExtractedContent {
@@ -48,6 +50,8 @@ export interface ExtractedContent {
   trackedValues: TrackedValueReading[];
   /** The document's title, robots meta and canonical link (null each when absent, and for bodies that are not HTML). */
   metadata: DocumentMetadata;
+  /** The text of the first match of each of `ExtractOptions.texts` (null: none); absent for bodies that are not HTML. */
+  texts?: Record<string, string | null>;
 }
 
 export interface DocumentMetadata {
