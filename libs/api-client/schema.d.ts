@@ -979,8 +979,10 @@ export interface paths {
          * @description `down` fires once per incident when `confirm.consecutive_failures` checks in a row failed in at least
          *     `confirm.min_regions` regions, and (with `notify_recovery`) tells the same destinations when that no longer
          *     holds. `response_time` does the same for checks slower than `threshold_ms`. `change` and `value_change` send
-         *     each detected change. `reminder_minutes` repeats a firing alert at most that often. Unknown
-         *     `destination_ids` are a `400`.
+         *     each detected change. `certificate_expiry` sends `certificate.expiring` once per certificate when an HTTPS
+         *     check is served one with at most `days_before` days left, and (with `notify_recovery`) `certificate.renewed`
+         *     when a check is served one with more; it takes no `confirm` and no `reminder_minutes`. `reminder_minutes`
+         *     repeats a firing alert at most that often. Unknown `destination_ids` are a `400`.
          */
         post: operations["createAlertRule"];
         delete?: never;
@@ -1601,6 +1603,50 @@ export interface webhooks {
          *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
          */
         post: operations["monitorRecoveredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certificate.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitor's certificate expires soon
+         * @description A `certificate_expiry` rule saw an HTTPS check served a certificate with at most `days_before` days left (or
+         *     already expired). Sent once per certificate: the next one comes only for another certificate.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["certificateExpiringWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certificate.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A monitor's certificate was renewed
+         * @description The monitor of a `certificate_expiry` rule that fired is served a certificate with more than `days_before`
+         *     days left. Sent after the `certificate.expiring` it ends, never before.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["certificateRenewedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2378,6 +2424,40 @@ export interface components {
             workspace_id: string;
             data: components["schemas"]["MonitorAlertEventData"];
         };
+        /** @description The `certificate.expiring` event. */
+        CertificateExpiringEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "certificate.expiring";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["CertificateEventData"];
+        };
+        /** @description The `certificate.renewed` event. */
+        CertificateRenewedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "certificate.renewed";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["CertificateEventData"];
+        };
+        CertificateEventData: {
+            monitor: components["schemas"]["EventMonitor"];
+            /** Format: uuid */
+            rule_id: string;
+            /** @description The region of the check that was served the certificate. */
+            region: string;
+            certificate: components["schemas"]["ServedCertificate"];
+            /** Format: date-time */
+            checked_at: string;
+        };
         /** @description The `change.detected` event. */
         ChangeDetectedEvent: {
             /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
@@ -2670,10 +2750,10 @@ export interface components {
         /**
          * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
          *     `release_check.started`, `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`,
-         *     `crawl.completed`, and `ping` (a test).
+         *     `crawl.completed`, `certificate.expiring`, `certificate.renewed` (from rules), and `ping` (a test).
          * @enum {string}
          */
-        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.started" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "ping";
+        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.started" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "certificate.expiring" | "certificate.renewed" | "ping";
         /** @enum {string} */
         DestinationType: "webhook" | "slack" | "email";
         /** @description `url` for a webhook, `webhook_url` for Slack, `to` for e-mail. */
@@ -2735,7 +2815,7 @@ export interface components {
             error: string | null;
         };
         /** @enum {string} */
-        RuleEvent: "down" | "change" | "value_change" | "response_time";
+        RuleEvent: "down" | "change" | "value_change" | "response_time" | "certificate_expiry";
         /**
          * @description `ok`; `pending` (failing, not yet confirmed); `firing` (alerted, not yet recovered).
          * @enum {string}
@@ -2760,6 +2840,8 @@ export interface components {
             destination_ids: string[];
             confirm: components["schemas"]["RuleConfirm"];
             threshold_ms: number | null;
+            /** @description `certificate_expiry`: fires when the served certificate has at most this many days left. */
+            days_before: number | null;
             notify_recovery: boolean;
             reminder_minutes: number | null;
             enabled: boolean;
@@ -2777,6 +2859,8 @@ export interface components {
             confirm?: components["schemas"]["RuleConfirmInput"];
             /** @description Required for `response_time`. */
             threshold_ms?: number;
+            /** @description Required for `certificate_expiry` (and only taken there). */
+            days_before?: number;
             /** @description Tell the same destinations when it recovers. Defaults to `true`. */
             notify_recovery?: boolean;
             reminder_minutes?: number;
@@ -2787,6 +2871,7 @@ export interface components {
             destination_ids?: string[];
             confirm?: components["schemas"]["RuleConfirmInput"];
             threshold_ms?: number;
+            days_before?: number;
             notify_recovery?: boolean;
             reminder_minutes?: number | null;
             enabled?: boolean;
@@ -3324,6 +3409,8 @@ export interface components {
             unstable_lines: string[];
             status: components["schemas"]["MonitorStatus"];
             paused: boolean;
+            /** @description The certificate the latest HTTPS check was served (null before one, and for plain HTTP). */
+            certificate: components["schemas"]["ServedCertificate"] | null;
             badge_enabled: boolean;
             /** @description The public badge image, when enabled. */
             badge_url: string | null;
@@ -3347,7 +3434,7 @@ export interface components {
          * @description Why a check failed.
          * @enum {string}
          */
-        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large" | "assertion";
+        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large" | "assertion" | "certificate";
         CheckResult: {
             /** Format: uuid */
             id: string;
@@ -3366,6 +3453,38 @@ export interface components {
             message: string | null;
             /** @description SHA-256 of the watched text. */
             content_hash: string | null;
+            /**
+             * @description The certificate the server presented, for an HTTPS check (also when it was refused: the check then fails
+             *     with `certificate`); null for plain HTTP and when no TLS handshake completed.
+             */
+            certificate: components["schemas"]["ServedCertificate"] | null;
+        };
+        /**
+         * @description A server's leaf certificate as a check read it, over the connection the check used (a fresh TLS handshake, so
+         *     never a resumed session's older certificate).
+         */
+        ServedCertificate: {
+            /**
+             * Format: date-time
+             * @description The certificate's `notAfter`.
+             */
+            expires_at: string;
+            /** Format: date-time */
+            valid_from: string;
+            /**
+             * @description The issuer's distinguished name, e.g. `C=US, O=Let's Encrypt, CN=R11` (for browser monitors, as Chromium
+             *     tells it: its common name, `R11`).
+             */
+            issuer: string;
+            /** @description The subject's distinguished name, e.g. `CN=shop.example.com` (for browser monitors, its common name). */
+            subject: string;
+            /**
+             * @description SHA-256 of the certificate, colon-separated hex; a renewed certificate has another. Null for browser
+             *     monitors: Chromium does not tell it.
+             */
+            fingerprint_sha256: string | null;
+            /** @description Whole days from the check (or, on a monitor, from now) to `expires_at`; negative once expired. */
+            days_left: number;
         };
         CheckRun: {
             monitor: components["schemas"]["Monitor"];
@@ -6889,6 +7008,7 @@ export interface operations {
                      *           "visual_threshold": 0.01,
                      *           "assertions": [],
                      *           "unstable_lines": [],
+                     *           "certificate": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7019,6 +7139,7 @@ export interface operations {
                      *       "visual_threshold": 0.01,
                      *       "assertions": [],
                      *       "unstable_lines": [],
+                     *       "certificate": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7098,6 +7219,7 @@ export interface operations {
                      *       "visual_threshold": 0.01,
                      *       "assertions": [],
                      *       "unstable_lines": [],
+                     *       "certificate": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7220,6 +7342,7 @@ export interface operations {
                      *       "visual_threshold": 0.01,
                      *       "assertions": [],
                      *       "unstable_lines": [],
+                     *       "certificate": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7298,6 +7421,7 @@ export interface operations {
                      *         "visual_threshold": 0.01,
                      *         "assertions": [],
                      *         "unstable_lines": [],
+                     *         "certificate": null,
                      *         "badge_enabled": true,
                      *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *         "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7317,7 +7441,15 @@ export interface operations {
                      *           "response_time_ms": 182,
                      *           "failure": null,
                      *           "message": "Payments fail for some customers; we are looking into it.",
-                     *           "content_hash": "9f2c4e1a7b3d5f6e8a0c2b4d6f8e1a3c5b7d9f0e2a4c6b8d0f1e3a5c7b9d1f2e"
+                     *           "content_hash": "9f2c4e1a7b3d5f6e8a0c2b4d6f8e1a3c5b7d9f0e2a4c6b8d0f1e3a5c7b9d1f2e",
+                     *           "certificate": {
+                     *             "expires_at": "2027-01-12T08:14:02Z",
+                     *             "valid_from": "2026-10-14T08:14:03Z",
+                     *             "issuer": "C=US, O=Let's Encrypt, CN=R11",
+                     *             "subject": "CN=shop.example.com",
+                     *             "fingerprint_sha256": "5E:1A:0C:3B:77:92:4F:D0:8E:61:2A:9C:B4:15:E3:70:6D:C8:09:F2:41:3E:AB:57:90:1D:C6:28:7F:E4:B3:0A",
+                     *             "days_left": 48
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -7468,6 +7600,7 @@ export interface operations {
                      *       "visual_threshold": 0.01,
                      *       "assertions": [],
                      *       "unstable_lines": [],
+                     *       "certificate": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8643,6 +8776,7 @@ export interface operations {
                      *           "visual_threshold": 0.01,
                      *           "assertions": [],
                      *           "unstable_lines": [],
+                     *           "certificate": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -9153,6 +9287,7 @@ export interface operations {
                      *             "min_regions": 1
                      *           },
                      *           "threshold_ms": null,
+                     *           "days_before": null,
                      *           "notify_recovery": false,
                      *           "reminder_minutes": null,
                      *           "enabled": true,
@@ -9246,6 +9381,7 @@ export interface operations {
                      *         "min_regions": 1
                      *       },
                      *       "threshold_ms": null,
+                     *       "days_before": null,
                      *       "notify_recovery": false,
                      *       "reminder_minutes": null,
                      *       "enabled": true,
@@ -9361,6 +9497,7 @@ export interface operations {
                      *         "min_regions": 1
                      *       },
                      *       "threshold_ms": null,
+                     *       "days_before": null,
                      *       "notify_recovery": false,
                      *       "reminder_minutes": null,
                      *       "enabled": true,
@@ -11749,6 +11886,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MonitorRecoveredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    certificateExpiringWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CertificateExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    certificateRenewedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CertificateRenewedEvent"];
             };
         };
         responses: {

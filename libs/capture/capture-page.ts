@@ -1,5 +1,5 @@
 import type { Browser, Page, Request, Response } from 'playwright-core';
-import { TargetNotPublicError } from '../net-guard';
+import { type ServedCertificate, TargetNotPublicError } from '../net-guard';
 import { AxeRunner, type AxeReport } from './axe';
 import { CaptureInfrastructureError, errorMessage } from './browser-pool';
 import { holdTimelines, loadLazyContent, settleClock } from './determinism';
@@ -282,6 +282,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       ...(html === undefined ? {} : { html }),
       responses: ledger ? await ledger.read() : null,
       user_agent: input.userAgent,
+      certificate: await documentCertificate(response),
       duration_ms: elapsed(),
     };
   } catch (error) {
@@ -587,4 +588,20 @@ function restoreAfterScreenshot(): void {
   const scope = globalThis as { vigilRestoreAfterScreenshot?: () => void };
   scope.vigilRestoreAfterScreenshot?.();
   delete scope.vigilRestoreAfterScreenshot;
+}
+
+/**
+ * The certificate the document was served, from Chromium's security details: its dates, and the issuer's and
+ * subject's common names (Chromium tells no fingerprint). Null for http, or when Chromium tells nothing.
+ */
+async function documentCertificate(response: Response): Promise<ServedCertificate | null> {
+  const details = await response.securityDetails().catch(() => null);
+  if (!details || details.validTo === undefined || details.validFrom === undefined) return null;
+  return {
+    expiresAt: new Date(details.validTo * 1000).toISOString(),
+    validFrom: new Date(details.validFrom * 1000).toISOString(),
+    issuer: details.issuer ?? '',
+    subject: details.subjectName ?? '',
+    fingerprintSha256: null,
+  };
 }

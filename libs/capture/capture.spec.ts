@@ -1,7 +1,10 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
+import { TestCertificateAuthority } from '../../test/support/test-certificates';
+import { TestSite } from '../../test/support/test-site';
 import { flattenResults } from './axe';
 import { normalizeText } from './capture-page';
 import {
@@ -759,5 +762,45 @@ describe('pure helpers', () => {
       expect.objectContaining({ rule_id: 'color-contrast', impact: 'serious', target: '#a' }),
       expect.objectContaining({ rule_id: 'color-contrast', impact: 'moderate', target: 'iframe#x #host .inner' }),
     ]);
+  });
+});
+
+describe('CaptureEngine over HTTPS', () => {
+  let site: TestSite;
+  let trusting: CaptureEngine;
+  let plain: CaptureEngine;
+
+  beforeAll(async () => {
+    const authority = await TestCertificateAuthority.create();
+    const certificate = await authority.issue({ daysLeft: 20 });
+    site = await new TestSite().start({ certificate });
+    site.set('/', '<!doctype html><title>Secure</title><h1>Secure</h1>');
+    // Chromium trusts no CA made here; this switch makes it accept the one key the test site serves, nothing else.
+    const spki = new X509Certificate(certificate.cert).publicKey.export({ type: 'spki', format: 'der' });
+    const pin = createHash('sha256').update(spki).digest('base64');
+    const loopback = { isAllowedAddress: (ip: string) => ip === '127.0.0.1' };
+    trusting = new CaptureEngine({ ...loopback, extraBrowserArgs: [`--ignore-certificate-errors-spki-list=${pin}`] });
+    plain = new CaptureEngine(loopback);
+  });
+  afterAll(async () => {
+    await Promise.all([trusting?.close(), plain?.close(), site?.stop()]);
+  });
+
+  it('tells the certificate the document was served, as Chromium reads it', async () => {
+    const page = expectCaptured(await trusting.capture({ url: `${site.origin}/`, viewport: 'desktop' }));
+    expect(page.certificate).toMatchObject({ issuer: 'Vigil Test CA', subject: '127.0.0.1', fingerprintSha256: null });
+    const days = (Date.parse(page.certificate!.expiresAt) - Date.now()) / 86_400_000;
+    expect(Math.floor(days)).toBe(20);
+  });
+
+  it('misses the page of a certificate Chromium does not trust, saying so', async () => {
+    const missing = expectMissing(await plain.capture({ url: `${site.origin}/`, viewport: 'desktop' }));
+    expect(missing).toMatchObject({ reason: 'navigation_failed' });
+    expect(missing.message).toMatch(/ERR_CERT_AUTHORITY_INVALID/);
+  });
+
+  it('tells no certificate for plain HTTP', async () => {
+    const page = expectCaptured(await plain.capture({ url: siteUrl('/normal'), viewport: 'desktop' }));
+    expect(page.certificate).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import type { ServedCertificate } from '../net-guard';
 import type { HostLookup } from '../net-guard';
 import type { ResponseDigest } from './response-ledger';
 
@@ -107,6 +108,8 @@ export interface CapturedPage<R extends CaptureRequest = CaptureRequest> {
   responses: ResponseDigest[] | null;
   /** The user agent the page was requested with. */
   user_agent: string;
+  /** The certificate the page's document was served over HTTPS, as Chromium tells it; null for http. */
+  certificate: ServedCertificate | null;
   duration_ms: number;
 }
 

@@ -1,5 +1,6 @@
 import { Agent, fetch, type Response } from 'undici';
 import { assertPublicUrl, type AssertPublicUrlOptions, checkedConnectLookup, type HostLookup } from './guard';
+import type { CertificateWatch } from './served-certificates';
 
 export type { Response } from 'undici';
 
@@ -16,6 +17,11 @@ export interface GuardedFetchOptions {
    * and get the redirect response itself back, e.g. because the next hop leaves a crawl's origin.
    */
   followRedirect?: (next: URL) => boolean | Promise<boolean>;
+  /**
+   * HTTPS hops go through this watch, which records the certificate each connection is served (it must be made with
+   * the same guard options); plain HTTP hops use the shared pool.
+   */
+  certificates?: CertificateWatch;
 }
 
 export interface GuardedResponse {
@@ -52,7 +58,7 @@ export class RedirectError extends Error {
  * happened at connect time), RedirectError, or a network error.
  */
 export async function fetchGuarded(url: string, options: GuardedFetchOptions): Promise<GuardedResponse> {
-  const dispatcher = guardedDispatcher(options.guard);
+  const pool = guardedDispatcher(options.guard);
   // Host names are resolved and checked by the connection itself; this checks the URL's shape and IP literals.
   const shapeOnly: AssertPublicUrlOptions = { ...options.guard, resolveHost: false };
   let current = url;
@@ -62,7 +68,8 @@ export async function fetchGuarded(url: string, options: GuardedFetchOptions): P
       redirect: 'manual',
       signal: options.signal,
       headers: options.headers,
-      dispatcher,
+      dispatcher:
+        options.certificates && new URL(current).protocol === 'https:' ? options.certificates.dispatcher : pool,
     });
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return { response, url: current, redirects, declinedRedirect: null };

@@ -1,4 +1,13 @@
-import { discardBody, fetchGuarded, RedirectError, refusalOf, type Response, TargetNotPublicError } from '../net-guard';
+import {
+  CertificateWatch,
+  certificateRefusalOf,
+  discardBody,
+  fetchGuarded,
+  RedirectError,
+  refusalOf,
+  type Response,
+  TargetNotPublicError,
+} from '../net-guard';
 import { failedAssertions } from './assertions';
 import { decodeBody } from './decode';
 import { extractBinary, extractContent, extractPlainText } from './extract';
@@ -16,6 +25,8 @@ interface CheckContext {
   request: HttpCheckRequest;
   signal: AbortSignal;
   started: number;
+  /** Records the certificate each HTTPS connection of the check is served. */
+  certificates: CertificateWatch;
 }
 
 /** Where a failed check got to, for the result. */
@@ -34,11 +45,18 @@ interface FailureDetails {
 export async function checkHttp(request: HttpCheckRequest): Promise<HttpCheckResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), request.timeoutMs);
-  const context: CheckContext = { request, signal: controller.signal, started: performance.now() };
+  const guard = {
+    allowPrivate: request.allowPrivate,
+    lookup: request.lookup,
+    isAllowedAddress: request.isAllowedAddress,
+  };
+  const certificates = new CertificateWatch(guard);
+  const context: CheckContext = { request, signal: controller.signal, started: performance.now(), certificates };
   try {
     return await runCheck(context);
   } finally {
     clearTimeout(timer);
+    await certificates.close();
   }
 }
 
@@ -86,7 +104,7 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
     });
     if (failures.length) return failed(context, 'assertion', failures.join('; '), details);
   }
-  return { ok: true, failure: null, message: null, ...details };
+  return { ok: true, failure: null, message: null, ...details, certificate: context.certificates.certificateFor(url) };
 }
 
 /**
@@ -123,6 +141,7 @@ async function fetchFollowingRedirects(
   try {
     const { response, url } = await fetchGuarded(request.url, {
       guard: { allowPrivate: request.allowPrivate, lookup: request.lookup, isAllowedAddress: request.isAllowedAddress },
+      certificates: context.certificates,
       signal,
       headers: { 'user-agent': request.userAgent ?? DEFAULT_USER_AGENT, accept: ACCEPT },
       maxRedirects,
@@ -166,6 +185,8 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
 
 function describeError(error: unknown, context: CheckContext): [CheckFailure, string] {
   if (context.signal.aborted) return ['timeout', `no complete response within ${context.request.timeoutMs} ms`];
+  const certificateRefusal = certificateRefusalOf(error);
+  if (certificateRefusal) return ['certificate', certificateRefusal.message];
   const refusal = refusalOf(error);
   if (refusal instanceof TargetNotPublicError) {
     // The guard's DNS lookup failing is a DNS failure, not a refusal.
@@ -243,5 +264,6 @@ function failed(
     finalUrl: details.finalUrl ?? null,
     responseTimeMs: details.responseTimeMs ?? elapsedMs(context),
     content: details.content ?? null,
+    certificate: details.finalUrl ? context.certificates.certificateFor(details.finalUrl) : null,
   };
 }

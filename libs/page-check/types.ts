@@ -1,4 +1,4 @@
-import type { HostLookup } from '../net-guard';
+import type { HostLookup, ServedCertificate } from '../net-guard';
 import type { ResponseAssertion } from './assertions';
 
 export type TrackedValueKind = 'price' | 'number' | 'text';
@@ -75,7 +75,9 @@ export type CheckFailure =
   /** Body beyond maxBytes. */
   | 'too_large'
   /** A response assertion did not hold (the message names each, with the value read). */
-  | 'assertion';
+  | 'assertion'
+  /** The server's TLS certificate did not verify: expired, not yet valid, for another host, untrusted issuer… */
+  | 'certificate';
 
 export interface HttpCheckRequest {
   url: string;
@@ -113,4 +115,6 @@ export interface HttpCheckResult {
   responseTimeMs: number;
   /** Null when no body was read (network, timeout, refusal, too large); present for status failures otherwise. */
   content: ExtractedContent | null;
+  /** The certificate `finalUrl`'s server was served over HTTPS (also when it was refused); null for http. */
+  certificate: ServedCertificate | null;
 }

@@ -4,6 +4,7 @@ import { recordEvent } from '../events/outbox';
 import type { MonitorCheck } from '../monitors/entities/monitor-check.entity';
 import type { Monitor } from '../monitors/entities/monitor.entity';
 import { AlertRule } from './entities/alert-rule.entity';
+import { certificateView } from '../monitors/monitor.presenter';
 import { movesWithChecks, nextRuleState } from './rule-transition';
 
 /**
@@ -18,8 +19,29 @@ export async function raiseAlerts(em: EntityManager, monitor: Monitor, check: Mo
   for (const rule of rules) {
     if (!movesWithChecks(rule)) continue;
     const next = nextRuleState(rule, monitor.regions, check);
-    Object.assign(rule, { state: next.state, streaks: next.streaks, notifiedAt: next.notifiedAt });
+    Object.assign(rule, {
+      state: next.state,
+      streaks: next.streaks,
+      notifiedAt: next.notifiedAt,
+      firedFor: next.firedFor,
+    });
     if (!next.notify) continue;
+    if (rule.event === 'certificate_expiry') {
+      recordEvent(em, {
+        workspaceId,
+        type: next.notify === 'recovered' ? 'certificate.renewed' : 'certificate.expiring',
+        data: {
+          monitor: about,
+          rule_id: rule.id,
+          region: check.region,
+          certificate: certificateView(check.certificate!, check.checkedAt),
+          checked_at: check.checkedAt.toISOString(),
+        },
+        destinationIds: rule.destinationIds,
+        orderingKey: monitor.id,
+      });
+      continue;
+    }
     // One order per monitor: a receiver never hears of a recovery before the down it ends.
     recordEvent(em, {
       workspaceId,

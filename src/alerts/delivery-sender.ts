@@ -150,6 +150,13 @@ export function readable(event: EventPayload): string {
       return `:red_circle: ${monitor(event.data.monitor)} is down.`;
     case 'monitor.recovered':
       return `:large_green_circle: ${monitor(event.data.monitor)} has recovered.`;
+    case 'certificate.expiring': {
+      const { certificate } = event.data;
+      const when = certificate.days_left < 0 ? 'has expired' : `expires in ${certificate.days_left} days`;
+      return `:lock: The certificate of ${monitor(event.data.monitor)} ${when} (${certificate.expires_at}).`;
+    }
+    case 'certificate.renewed':
+      return `:lock: ${monitor(event.data.monitor)} serves a renewed certificate, valid until ${event.data.certificate.expires_at}.`;
     case 'change.detected':
     case 'value.changed':
       return `:pencil2: ${monitor(event.data.monitor)} changed: ${event.data.summary}`;

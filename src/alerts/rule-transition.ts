@@ -1,3 +1,4 @@
+import { daysLeft, type ServedCertificate } from '../../libs/net-guard';
 import type { AlertRule, RuleState } from './entities/alert-rule.entity';
 
 /** What of an alert rule its incident state moves on: the entity itself, or the rule as a check reads it. */
@@ -14,6 +15,8 @@ export type IncidentRule = Pick<
   | 'notifyRecovery'
   | 'reminderMinutes'
   | 'notifiedAt'
+  | 'daysBefore'
+  | 'firedFor'
 >;
 
 /** What of a check a rule's incident state moves on. */
@@ -22,6 +25,8 @@ export interface RuleCheck {
   ok: boolean;
   responseTimeMs: number;
   checkedAt: Date;
+  /** The certificate the check was served over HTTPS; null for http or when no handshake completed. */
+  certificate: ServedCertificate | null;
 }
 
 /** What a rule tells about a check: the monitor went down (or a reminder that it still is), or it recovered. */
@@ -33,12 +38,16 @@ export interface RuleTransition {
   /** Failing checks in a row, per region of the monitor (and the check's region). */
   streaks: Record<string, number>;
   notifiedAt: Date | null;
+  /** The certificate a `certificate_expiry` rule fired for; null for other rules and while not firing. */
+  firedFor: string | null;
   notify: RuleNotice | null;
 }
 
-/** Whether checks move the rule's incident state: enabled `down` and `response_time` rules; other events do not. */
+/** Whether checks move the rule's state: enabled `down`, `response_time` and `certificate_expiry` rules. */
 export function movesWithChecks(rule: Pick<IncidentRule, 'event' | 'enabled'>): boolean {
-  return rule.enabled && (rule.event === 'down' || rule.event === 'response_time');
+  return (
+    rule.enabled && (rule.event === 'down' || rule.event === 'response_time' || rule.event === 'certificate_expiry')
+  );
 }
 
 /** Whether the check counts as a failure for the rule: a failed check for `down`, a slow pass for `response_time`. */
@@ -54,23 +63,58 @@ export function failsRule(rule: Pick<IncidentRule, 'event' | 'thresholdMs'>, che
  * the rule asks for it) and the rule is `pending` while any region still has failures, `ok` when none has.
  */
 export function nextRuleState(rule: IncidentRule, monitorRegions: readonly string[], check: RuleCheck): RuleTransition {
+  if (rule.event === 'certificate_expiry') return nextCertificateRuleState(rule, check);
   const streaks = Object.fromEntries(monitorRegions.map((region) => [region, rule.streaks[region] ?? 0]));
   streaks[check.region] = failsRule(rule, check) ? (streaks[check.region] ?? 0) + 1 : 0;
   const confirmedRegions = Object.values(streaks).filter((streak) => streak >= rule.consecutiveFailures).length;
   const confirmed = confirmedRegions >= Math.min(rule.minRegions, monitorRegions.length);
   const now = check.checkedAt;
-  if (confirmed && rule.state !== 'firing') return { state: 'firing', streaks, notifiedAt: now, notify: 'down' };
+  if (confirmed && rule.state !== 'firing') {
+    return { state: 'firing', streaks, notifiedAt: now, firedFor: null, notify: 'down' };
+  }
   if (confirmed) {
     const due =
       rule.reminderMinutes !== null &&
       now.getTime() - (rule.notifiedAt?.getTime() ?? 0) >= rule.reminderMinutes * 60_000;
     return due
-      ? { state: 'firing', streaks, notifiedAt: now, notify: 'reminder' }
-      : { state: 'firing', streaks, notifiedAt: rule.notifiedAt, notify: null };
+      ? { state: 'firing', streaks, notifiedAt: now, firedFor: null, notify: 'reminder' }
+      : { state: 'firing', streaks, notifiedAt: rule.notifiedAt, firedFor: null, notify: null };
   }
   const notify = rule.state === 'firing' && rule.notifyRecovery ? 'recovered' : null;
   const state = Object.values(streaks).some((streak) => streak > 0) ? 'pending' : 'ok';
-  return { state, streaks, notifiedAt: state === 'ok' ? null : rule.notifiedAt, notify };
+  return { state, streaks, notifiedAt: state === 'ok' ? null : rule.notifiedAt, firedFor: null, notify };
+}
+
+/**
+ * What identifies a served certificate: its fingerprint, or, where the browser does not tell it (browser monitors),
+ * its subject, issuer and expiry. A renewed certificate has another either way.
+ */
+export const certificateIdentity = (certificate: ServedCertificate): string =>
+  certificate.fingerprintSha256 ?? `${certificate.subject}|${certificate.issuer}|${certificate.expiresAt}`;
+
+/**
+ * A `certificate_expiry` rule's move (no streaks, no confirmation, no reminders): a check served a certificate with at
+ * most `daysBefore` days left fires the rule once for that certificate, telling `down` (`certificate.expiring`); a
+ * check served one with more days left ends it, telling `recovered` (`certificate.renewed`) when the rule asks. A check
+ * served no certificate (plain HTTP, or no handshake) leaves the rule as it is.
+ */
+function nextCertificateRuleState(rule: IncidentRule, check: RuleCheck): RuleTransition {
+  const unchanged: RuleTransition = {
+    state: rule.state,
+    streaks: rule.streaks,
+    notifiedAt: rule.notifiedAt,
+    firedFor: rule.firedFor,
+    notify: null,
+  };
+  if (!check.certificate) return unchanged;
+  const identity = certificateIdentity(check.certificate);
+  if (daysLeft(check.certificate, check.checkedAt) <= (rule.daysBefore ?? 0)) {
+    if (rule.state === 'firing' && rule.firedFor === identity) return unchanged;
+    return { state: 'firing', streaks: rule.streaks, notifiedAt: check.checkedAt, firedFor: identity, notify: 'down' };
+  }
+  if (rule.state !== 'firing') return unchanged;
+  const notify = rule.notifyRecovery ? 'recovered' : null;
+  return { state: 'ok', streaks: rule.streaks, notifiedAt: null, firedFor: null, notify };
 }
 
 /**
@@ -78,10 +122,11 @@ export function nextRuleState(rule: IncidentRule, monitorRegions: readonly strin
  * streaks, a region without a streak counting as a streak of 0 (a rule that never saw a failure stores `{}`).
  */
 export function leavesRuleAsItIs(
-  rule: Pick<IncidentRule, 'state' | 'streaks' | 'notifiedAt'>,
+  rule: Pick<IncidentRule, 'state' | 'streaks' | 'notifiedAt' | 'firedFor'>,
   transition: RuleTransition,
 ): boolean {
   if (transition.notify !== null || transition.state !== rule.state) return false;
+  if (transition.firedFor !== rule.firedFor) return false;
   if ((transition.notifiedAt?.getTime() ?? null) !== (rule.notifiedAt?.getTime() ?? null)) return false;
   const regions = new Set([...Object.keys(rule.streaks), ...Object.keys(transition.streaks)]);
   return [...regions].every((region) => (rule.streaks[region] ?? 0) === (transition.streaks[region] ?? 0));

@@ -5,7 +5,7 @@ import { type Page, type PageQuery, pageOf, pageWindow } from '../common/paginat
 import { Monitor } from '../monitors/entities/monitor.entity';
 import type { AlertRuleDto, CreateAlertRuleDto, UpdateAlertRuleDto } from './dto/alerts.dto';
 import { ALERT_DESTINATIONS, AlertDestination } from './entities/alert-destination.entity';
-import { AlertRule } from './entities/alert-rule.entity';
+import { AlertRule, type RuleEvent } from './entities/alert-rule.entity';
 
 /** Alert rules of the workspace's monitors (rules are reached through their monitor, which the scope filters). */
 @Injectable()
@@ -28,6 +28,10 @@ export class RulesService {
     if (input.event === 'response_time' && input.threshold_ms === undefined) {
       throw ValidationFailed.field('threshold_ms', 'is required for a response_time rule');
     }
+    assertCertificateFields(input.event, input);
+    if (input.event === 'certificate_expiry' && input.days_before === undefined) {
+      throw ValidationFailed.field('days_before', 'is required for a certificate_expiry rule');
+    }
     const rule = this.em.create(AlertRule, {
       monitor,
       event: input.event,
@@ -35,6 +39,7 @@ export class RulesService {
       ...(input.confirm?.consecutive_failures ? { consecutiveFailures: input.confirm.consecutive_failures } : {}),
       ...(input.confirm?.min_regions ? { minRegions: input.confirm.min_regions } : {}),
       thresholdMs: input.threshold_ms ?? null,
+      daysBefore: input.days_before ?? null,
       ...(input.notify_recovery !== undefined ? { notifyRecovery: input.notify_recovery } : {}),
       reminderMinutes: input.reminder_minutes ?? null,
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
@@ -47,6 +52,7 @@ export class RulesService {
     const monitor = await this.monitor(monitorId);
     const rule = await this.em.findOne(AlertRule, { id: ruleId, monitor });
     if (!rule) throw new NotFound('Alert rule');
+    assertCertificateFields(rule.event, input);
     if (input.destination_ids !== undefined) {
       await this.assertDestinations(input.destination_ids);
       rule.destinationIds = input.destination_ids;
@@ -55,12 +61,13 @@ export class RulesService {
       rule.consecutiveFailures = input.confirm.consecutive_failures;
     if (input.confirm?.min_regions !== undefined) rule.minRegions = input.confirm.min_regions;
     if (input.threshold_ms !== undefined) rule.thresholdMs = input.threshold_ms;
+    if (input.days_before !== undefined) rule.daysBefore = input.days_before;
     if (input.notify_recovery !== undefined) rule.notifyRecovery = input.notify_recovery;
     if (input.reminder_minutes !== undefined) rule.reminderMinutes = input.reminder_minutes;
     if (input.enabled !== undefined) {
       rule.enabled = input.enabled;
       // A rule switched off forgets its incident; switched on again, it starts from a clean slate.
-      if (!input.enabled) Object.assign(rule, { state: 'ok', streaks: {}, notifiedAt: null });
+      if (!input.enabled) Object.assign(rule, { state: 'ok', streaks: {}, notifiedAt: null, firedFor: null });
     }
     await this.em.flush();
     return present(rule);
@@ -88,6 +95,23 @@ export class RulesService {
   }
 }
 
+/**
+ * `days_before` belongs to `certificate_expiry` rules only, and they take no confirmation, reminders or threshold: a
+ * certificate's days left are the same in every region and on every check of a day, and it fires once per certificate.
+ */
+function assertCertificateFields(event: RuleEvent, input: UpdateAlertRuleDto): void {
+  if (event !== 'certificate_expiry') {
+    if (input.days_before !== undefined)
+      throw ValidationFailed.field('days_before', 'is only for a certificate_expiry rule');
+    return;
+  }
+  for (const field of ['confirm', 'threshold_ms', 'reminder_minutes'] as const) {
+    if (input[field] !== undefined && input[field] !== null) {
+      throw ValidationFailed.field(field, 'is not taken by a certificate_expiry rule');
+    }
+  }
+}
+
 function present(rule: AlertRule): AlertRuleDto {
   return {
     id: rule.id,
@@ -96,6 +120,7 @@ function present(rule: AlertRule): AlertRuleDto {
     destination_ids: rule.destinationIds,
     confirm: { consecutive_failures: rule.consecutiveFailures, min_regions: rule.minRegions },
     threshold_ms: rule.thresholdMs,
+    days_before: rule.daysBefore,
     notify_recovery: rule.notifyRecovery,
     reminder_minutes: rule.reminderMinutes,
     enabled: rule.enabled,

@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'release_check.reviewed',
   'a11y_scan.completed',
   'crawl.completed',
+  'certificate.expiring',
+  'certificate.renewed',
   'ping',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -120,6 +120,26 @@ export class MetricsService implements OnApplicationBootstrap {
         }
       },
     });
+    new Gauge({
+      name: 'vigil_monitor_certificate_expiry_timestamp_seconds',
+      help: "When the certificate each monitor's latest HTTPS check was served expires (Unix time), read from PostgreSQL at scrape time.",
+      labelNames: ['workspace_id', 'monitor_id'] as const,
+      registers: [this.registry],
+      async collect() {
+        // Monitors whose checks never went over HTTPS have no series; a deleted monitor's series goes with it.
+        this.reset();
+        const rows = await acrossWorkspaces(orm.em).execute<
+          { workspace_id: string; monitor_id: string; expires: number }[]
+        >(
+          `select workspace_id, id as monitor_id,
+                  extract(epoch from (certificate->>'expiresAt')::timestamptz)::float8 as expires
+             from monitors where certificate is not null`,
+          [],
+          'all',
+        );
+        for (const row of rows) this.set({ workspace_id: row.workspace_id, monitor_id: row.monitor_id }, row.expires);
+      },
+    });
   }
 
   /** Finds every Bull queue registered in the app, so a new queue is reported without further wiring. */

@@ -11,6 +11,7 @@ import {
   type TextDiff,
   valueChangeSummary,
 } from '../../libs/change-summary';
+import type { ServedCertificate } from '../../libs/net-guard';
 import type { ExtractedContent, ResponseAssertion, TrackedValueSpec } from '../../libs/page-check';
 import { ArtifactStore } from '../artifacts/artifact-store';
 import { Change, type MetadataFieldChange } from '../changes/entities/change.entity';
@@ -66,6 +67,7 @@ interface MonitorToCheckRow {
   content_hash: string | null;
   screenshot_key: string | null;
   metadata: PageMetadata | null;
+  certificate: ServedCertificate | null;
   volatile: Volatility;
   visual_threshold: number;
   assertions: ResponseAssertion[];
@@ -130,6 +132,7 @@ export class MonitorCheckRecorder {
       checkedAt,
       content,
       metadata: assessment.metadata,
+      certificate: observation.certificate,
       visualChanged: assessment.visual !== null,
       learned: assessment.learned,
     };
@@ -164,6 +167,7 @@ export class MonitorCheckRecorder {
           await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
           this.updateStatus(locked, job.region, observation.ok, checkedAt);
           if (assessment.learned) locked.volatile = assessment.volatile;
+          if (observation.certificate) locked.certificate = observation.certificate;
           const changes = content
             ? [
                 ...this.recordContent(tx, locked, check, content, draft, screenshotKey),
@@ -200,6 +204,7 @@ export class MonitorCheckRecorder {
         regionStatus: monitor.regionStatus,
         regions: monitor.regions,
         contentHash: monitor.contentHash,
+        certificate: monitor.certificate,
         rulesFingerprint: monitor.rulesFingerprint,
       },
     });
@@ -215,7 +220,7 @@ export class MonitorCheckRecorder {
     const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
       `select m.id, m.workspace_id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
-              m.screenshot_key, m.metadata, m.volatile, m.visual_threshold, m.assertions, m.created_at,
+              m.screenshot_key, m.metadata, m.certificate, m.volatile, m.visual_threshold, m.assertions, m.created_at,
               rules.list as rules, md5(rules.list::text) as rules_fingerprint,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
@@ -243,6 +248,7 @@ export class MonitorCheckRecorder {
       contentHash: row.content_hash,
       screenshotKey: row.screenshot_key,
       metadata: row.metadata,
+      certificate: row.certificate,
       volatile: row.volatile,
       visualThreshold: row.visual_threshold,
       assertions: row.assertions,
@@ -476,6 +482,7 @@ function checkResult(job: MonitorCheckJob, checkedAt: Date, observation: PageObs
     failure: observation.failure,
     message: observation.message,
     contentHash: observation.content?.contentHash ?? null,
+    certificate: observation.certificate,
   };
 }
 

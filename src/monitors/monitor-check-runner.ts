@@ -73,7 +73,11 @@ export class MonitorCheckRunner {
     if (!result.ok) {
       return {
         ok: false,
-        failure: CAPTURE_FAILURES[result.reason],
+        // Chromium refuses a bad certificate with a net::ERR_CERT_… navigation error.
+        failure:
+          result.reason === 'navigation_failed' && /ERR_CERT_/.test(result.message)
+            ? 'certificate'
+            : CAPTURE_FAILURES[result.reason],
         message: result.message,
         statusCode: result.status,
         finalUrl: result.final_url,
@@ -81,6 +85,7 @@ export class MonitorCheckRunner {
         content: null,
         screenshot: null,
         metadata: null,
+        certificate: null,
       };
     }
     const content = extractContent(result.html ?? '', this.extractOptions(monitor));
@@ -94,6 +99,7 @@ export class MonitorCheckRunner {
       responseTimeMs,
       content,
       screenshot: result.screenshot,
+      certificate: result.certificate,
     };
     return { ...observation, metadata: metadataOf(observation) };
   }

@@ -1,5 +1,6 @@
+import { daysLeft, type ServedCertificate } from '../../libs/net-guard';
 import { API_PREFIX } from '../http/version-alias.middleware';
-import type { CheckResultDto, MonitorDto, TrackedValueDto } from './dto/monitor.dto';
+import type { CheckResultDto, MonitorDto, ServedCertificateDto, TrackedValueDto } from './dto/monitor.dto';
 import type { MonitorCheck } from './entities/monitor-check.entity';
 import type { Monitor } from './entities/monitor.entity';
 import type { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
@@ -26,6 +27,7 @@ export function presentMonitor(monitor: Monitor): MonitorDto {
     unstable_lines: monitor.volatile.lines,
     status: monitor.status,
     paused: monitor.paused,
+    certificate: monitor.certificate && certificateView(monitor.certificate, new Date()),
     badge_enabled: monitor.badgeToken !== null,
     badge_url: monitor.badgeToken === null ? null : badgePath(monitor.badgeToken),
     last_checked_at: monitor.lastCheckedAt?.toISOString() ?? null,
@@ -48,6 +50,19 @@ export function presentCheck(check: MonitorCheck): CheckResultDto {
     failure: check.failure,
     message: check.message,
     content_hash: check.contentHash,
+    certificate: check.certificate && certificateView(check.certificate, check.checkedAt),
+  };
+}
+
+/** A served certificate in its wire shape, with the whole days left as of `at`. */
+export function certificateView(certificate: ServedCertificate, at: Date): ServedCertificateDto {
+  return {
+    expires_at: certificate.expiresAt,
+    valid_from: certificate.validFrom,
+    issuer: certificate.issuer,
+    subject: certificate.subject,
+    fingerprint_sha256: certificate.fingerprintSha256,
+    days_left: daysLeft(certificate, at),
   };
 }
 

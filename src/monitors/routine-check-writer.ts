@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
+import type { ServedCertificate } from '../../libs/net-guard';
 import type { CheckFailure } from '../../libs/page-check';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import type { CheckTrigger } from './entities/monitor-check.entity';
@@ -17,6 +18,7 @@ export interface CheckResult {
   failure: CheckFailure | null;
   message: string | null;
   contentHash: string | null;
+  certificate: ServedCertificate | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export const MONITOR_RULES_SQL = `(select coalesce(jsonb_agg(jsonb_build_object(
     'id', r.id, 'event', r.event, 'enabled', r.enabled, 'state', r.state, 'streaks', r.streaks,
     'consecutiveFailures', r.consecutive_failures, 'minRegions', r.min_regions, 'thresholdMs', r.threshold_ms,
     'notifyRecovery', r.notify_recovery, 'reminderMinutes', r.reminder_minutes,
+    'daysBefore', r.days_before, 'firedFor', r.fired_for,
     'notifiedAtMs', round(extract(epoch from r.notified_at) * 1000)::bigint) order by r.id), '[]'::jsonb)
   from alert_rules r where r.monitor_id = m.id)`;
 
@@ -45,6 +48,8 @@ export interface RoutineCheck extends CheckResult {
     regionStatus: RegionStatus;
     regions: string[];
     contentHash: string | null;
+    /** The monitor's stored certificate. */
+    certificate: ServedCertificate | null;
     /** `RULES_FINGERPRINT_SQL` as read with the monitor. */
     rulesFingerprint: string;
   };
@@ -75,9 +80,9 @@ const WRITE_ROUTINE_CHECKS = `
 with checks as (
   select * from jsonb_to_recordset(?::jsonb) as c(
     monitor_id uuid, region text, trigger text, scheduled_for timestamptz, checked_at timestamptz, ok boolean,
-    status_code int, response_time_ms int, failure text, message text, content_hash text,
+    status_code int, response_time_ms int, failure text, message text, content_hash text, certificate jsonb,
     seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text,
-    seen_rules_fingerprint text)
+    seen_certificate jsonb, seen_rules_fingerprint text)
 ),
 touched as (
   update monitors m
@@ -94,14 +99,15 @@ touched as (
                or m.region_status <> c.seen_region_status
                or m.regions <> c.seen_regions
                or m.content_hash is distinct from c.seen_content_hash
+               or m.certificate is distinct from c.seen_certificate
                or ${RULES_FINGERPRINT_SQL} <> c.seen_rules_fingerprint))
   returning m.id
 ),
 inserted as (
   insert into monitor_checks (id, monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
-                              response_time_ms, failure, message, content_hash)
+                              response_time_ms, failure, message, content_hash, certificate)
   select gen_random_uuid(), monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
-         response_time_ms, failure, message, content_hash
+         response_time_ms, failure, message, content_hash, certificate
     from checks join touched on touched.id = checks.monitor_id
   on conflict (monitor_id, region, scheduled_for) do nothing
   returning id, monitor_id, region, scheduled_for, checked_at, ok, response_time_ms
@@ -190,10 +196,12 @@ export class RoutineCheckWriter {
       failure: check.failure,
       message: check.message,
       content_hash: check.contentHash,
+      certificate: check.certificate,
       seen_status: check.seen.status,
       seen_region_status: check.seen.regionStatus,
       seen_regions: check.seen.regions,
       seen_content_hash: check.seen.contentHash,
+      seen_certificate: check.seen.certificate,
       seen_rules_fingerprint: check.seen.rulesFingerprint,
     }));
     const written = await this.orm.em

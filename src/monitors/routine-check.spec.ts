@@ -17,14 +17,28 @@ function rule(overrides: Partial<IncidentRule> = {}): IncidentRule {
     notifyRecovery: true,
     reminderMinutes: null,
     notifiedAt: null,
+    daysBefore: null,
+    firedFor: null,
     ...overrides,
+  };
+}
+
+/** A certificate served at NOW with `days` whole days left. */
+function certificate(days: number, fingerprintSha256 = `FP-${days}`) {
+  const expiresAt = new Date(NOW.getTime() + days * 86_400_000 + 3_600_000).toISOString();
+  return {
+    expiresAt,
+    validFrom: '2026-09-01T00:00:00.000Z',
+    issuer: 'CN=Test CA',
+    subject: 'CN=shop',
+    fingerprintSha256,
   };
 }
 
 const STORED_METADATA = { title: 'Shop', robots: null, canonical: '/', status_class: '2xx' };
 
 function check(overrides: Partial<RuleCheck> = {}): RuleCheck {
-  return { region: 'eu', ok: true, responseTimeMs: 100, checkedAt: NOW, ...overrides };
+  return { region: 'eu', ok: true, responseTimeMs: 100, checkedAt: NOW, certificate: null, ...overrides };
 }
 
 /** An unpaused monitor checked from eu and us, up in both, with stored content `h1`. */
@@ -36,6 +50,7 @@ function monitor(overrides: Partial<MonitorAsRead> = {}): MonitorAsRead {
     regionStatus: { eu: 'up', us: 'up' },
     contentHash: 'h1',
     metadata: STORED_METADATA,
+    certificate: null,
     rules: [],
     ...overrides,
   };
@@ -50,6 +65,7 @@ function seen(overrides: Partial<CheckSeen> = {}): CheckSeen {
     checkedAt: NOW,
     content: { contentHash: 'h1', trackedValues: [] },
     metadata: STORED_METADATA,
+    certificate: null,
     visualChanged: false,
     learned: false,
     ...overrides,
@@ -65,18 +81,49 @@ describe('nextRuleState', () => {
       current = { ...current, state: next.state, streaks: next.streaks, notifiedAt: next.notifiedAt };
       return next;
     };
-    expect(step('eu', false)).toEqual({ state: 'pending', streaks: { eu: 1, us: 0 }, notifiedAt: null, notify: null });
+    expect(step('eu', false)).toEqual({
+      state: 'pending',
+      streaks: { eu: 1, us: 0 },
+      notifiedAt: null,
+      firedFor: null,
+      notify: null,
+    });
     // eu is confirmed, but one region of the two is not enough.
-    expect(step('eu', false)).toEqual({ state: 'pending', streaks: { eu: 2, us: 0 }, notifiedAt: null, notify: null });
-    expect(step('us', false)).toEqual({ state: 'pending', streaks: { eu: 2, us: 1 }, notifiedAt: null, notify: null });
-    expect(step('us', false)).toEqual({ state: 'firing', streaks: { eu: 2, us: 2 }, notifiedAt: NOW, notify: 'down' });
+    expect(step('eu', false)).toEqual({
+      state: 'pending',
+      streaks: { eu: 2, us: 0 },
+      notifiedAt: null,
+      firedFor: null,
+      notify: null,
+    });
+    expect(step('us', false)).toEqual({
+      state: 'pending',
+      streaks: { eu: 2, us: 1 },
+      notifiedAt: null,
+      firedFor: null,
+      notify: null,
+    });
+    expect(step('us', false)).toEqual({
+      state: 'firing',
+      streaks: { eu: 2, us: 2 },
+      notifiedAt: NOW,
+      firedFor: null,
+      notify: 'down',
+    });
     // Firing and still failing: no second alert without a reminder.
-    expect(step('eu', false)).toEqual({ state: 'firing', streaks: { eu: 3, us: 2 }, notifiedAt: NOW, notify: null });
+    expect(step('eu', false)).toEqual({
+      state: 'firing',
+      streaks: { eu: 3, us: 2 },
+      notifiedAt: NOW,
+      firedFor: null,
+      notify: null,
+    });
     // A pass in eu resets its streak: no longer confirmed in two regions, so it recovers to pending.
     expect(step('eu', true)).toEqual({
       state: 'pending',
       streaks: { eu: 0, us: 2 },
       notifiedAt: NOW,
+      firedFor: null,
       notify: 'recovered',
     });
   });
@@ -107,6 +154,7 @@ describe('nextRuleState', () => {
       state: 'ok',
       streaks: { eu: 0 },
       notifiedAt: null,
+      firedFor: null,
       notify: 'recovered',
     });
     expect(nextRuleState({ ...firing, notifyRecovery: false }, ['eu'], check())).toMatchObject({
@@ -121,6 +169,7 @@ describe('nextRuleState', () => {
       state: 'firing',
       streaks: { eu: 4 },
       notifiedAt: NOW,
+      firedFor: null,
       notify: 'reminder',
     });
     const notYet = { ...firing, notifiedAt: minutesAgo(29) };
@@ -135,6 +184,51 @@ describe('nextRuleState', () => {
   });
 });
 
+describe('nextRuleState of a certificate_expiry rule', () => {
+  const expiry = (overrides: Partial<IncidentRule> = {}) =>
+    rule({ event: 'certificate_expiry', daysBefore: 14, ...overrides });
+
+  it('fires once per certificate when it has at most days_before days left, whatever the check’s verdict', () => {
+    const soon = certificate(5);
+    const fired = nextRuleState(expiry(), ['eu'], check({ certificate: soon }));
+    expect(fired).toEqual({ state: 'firing', streaks: {}, notifiedAt: NOW, firedFor: 'FP-5', notify: 'down' });
+    const firing = expiry({ state: 'firing', firedFor: 'FP-5', notifiedAt: NOW });
+    expect(nextRuleState(firing, ['eu'], check({ certificate: soon, ok: false })).notify).toBeNull();
+    expect(leavesRuleAsItIs(firing, nextRuleState(firing, ['eu'], check({ certificate: soon })))).toBe(true);
+    // Exactly days_before days left fires; one more does not.
+    expect(nextRuleState(expiry(), ['eu'], check({ certificate: certificate(14) })).notify).toBe('down');
+    expect(nextRuleState(expiry(), ['eu'], check({ certificate: certificate(15) })).notify).toBeNull();
+  });
+
+  it('fires again for another certificate that also expires soon', () => {
+    const firing = expiry({ state: 'firing', firedFor: 'FP-5', notifiedAt: NOW });
+    expect(nextRuleState(firing, ['eu'], check({ certificate: certificate(3, 'OTHER') }))).toMatchObject({
+      state: 'firing',
+      firedFor: 'OTHER',
+      notify: 'down',
+    });
+  });
+
+  it('clears when a certificate with more days left is served, telling it only when the rule asks to', () => {
+    const firing = expiry({ state: 'firing', firedFor: 'FP-5', notifiedAt: NOW });
+    const renewed = check({ certificate: certificate(90) });
+    expect(nextRuleState(firing, ['eu'], renewed)).toEqual({
+      state: 'ok',
+      streaks: {},
+      notifiedAt: null,
+      firedFor: null,
+      notify: 'recovered',
+    });
+    expect(nextRuleState({ ...firing, notifyRecovery: false }, ['eu'], renewed).notify).toBeNull();
+  });
+
+  it('leaves the rule as it is when the check was served no certificate', () => {
+    const firing = expiry({ state: 'firing', firedFor: 'FP-5', notifiedAt: NOW });
+    expect(leavesRuleAsItIs(firing, nextRuleState(firing, ['eu'], check({ ok: false })))).toBe(true);
+    expect(leavesRuleAsItIs(expiry(), nextRuleState(expiry(), ['eu'], check()))).toBe(true);
+  });
+});
+
 describe('leavesRuleAsItIs', () => {
   it('counts a region without a streak as a streak of 0', () => {
     const fresh = rule();
@@ -144,7 +238,7 @@ describe('leavesRuleAsItIs', () => {
   it('sees a moved streak, state or notifiedAt, and any notice', () => {
     const fresh = rule({ consecutiveFailures: 3 });
     expect(leavesRuleAsItIs(fresh, nextRuleState(fresh, ['eu'], check({ ok: false })))).toBe(false);
-    const base = { state: 'ok' as const, streaks: { eu: 0 }, notifiedAt: null, notify: null };
+    const base = { state: 'ok' as const, streaks: { eu: 0 }, notifiedAt: null, firedFor: null, notify: null };
     expect(leavesRuleAsItIs(fresh, base)).toBe(true);
     expect(leavesRuleAsItIs(fresh, { ...base, state: 'pending' })).toBe(false);
     expect(leavesRuleAsItIs(fresh, { ...base, notifiedAt: NOW })).toBe(false);
@@ -255,5 +349,18 @@ describe('isRoutineCheck', () => {
         seen({ ok: false, content: null, metadata: null }),
       ),
     ).toBe(true);
+  });
+
+  it('is not routine when the certificate is new to the monitor or moves a certificate_expiry rule', () => {
+    const stored = certificate(60);
+    expect(isRoutineCheck(monitor({ certificate: stored }), seen({ certificate: stored }))).toBe(true);
+    expect(isRoutineCheck(monitor(), seen({ certificate: stored }))).toBe(false);
+    expect(isRoutineCheck(monitor({ certificate: stored }), seen({ certificate: certificate(90) }))).toBe(false);
+    const expiry = rule({ event: 'certificate_expiry', daysBefore: 59 });
+    expect(isRoutineCheck(monitor({ certificate: stored, rules: [expiry] }), seen({ certificate: stored }))).toBe(true);
+    const closer = rule({ event: 'certificate_expiry', daysBefore: 60 });
+    expect(isRoutineCheck(monitor({ certificate: stored, rules: [closer] }), seen({ certificate: stored }))).toBe(
+      false,
+    );
   });
 });

@@ -1,10 +1,17 @@
-import { type IncidentRule, leavesRuleAsItIs, movesWithChecks, nextRuleState } from '../alerts/rule-transition';
+import type { ServedCertificate } from '../../libs/net-guard';
+import {
+  certificateIdentity,
+  type IncidentRule,
+  leavesRuleAsItIs,
+  movesWithChecks,
+  nextRuleState,
+} from '../alerts/rule-transition';
 import type { Monitor, MonitorStatus, PageMetadata, RegionStatus } from './entities/monitor.entity';
 
 /** The monitor as a check read it: what its status, content and alert rules were. */
 export type MonitorAsRead = Pick<
   Monitor,
-  'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash' | 'metadata'
+  'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash' | 'metadata' | 'certificate'
 > & {
   /** All of the monitor's alert rules; those that checks do not move are passed over. */
   rules: readonly IncidentRule[];
@@ -23,6 +30,8 @@ export interface CheckSeen {
   content: { contentHash: string; trackedValues: readonly unknown[] } | null;
   /** What the page says of itself, as the check would store it; null when it stores none. */
   metadata: PageMetadata | null;
+  /** The certificate the check was served over HTTPS; null for http or when no handshake completed. */
+  certificate: ServedCertificate | null;
   /** The screenshot differs from the stored one beyond the monitor's threshold, on a second look too. */
   visualChanged: boolean;
   /** The check saw something move on its own for the first time, which the monitor must remember. */
@@ -33,12 +42,13 @@ export interface CheckSeen {
  * Whether a check changes nothing but counts, so that it may be written without the monitor's row lock and the
  * alerting step (the routine writer still applies it only while the monitor and its rules are as read): the monitor
  * is not paused, the check's region keeps its verdict and the monitor its status, the content is the stored one and
- * has no tracked values, and every rule that checks move is left exactly as it is by `nextRuleState`, the transition
+ * has no tracked values, the certificate (if any) is the stored one, and every rule that checks move is left exactly as it is by `nextRuleState`, the transition
  * the alerting step applies.
  */
 export function isRoutineCheck(monitor: MonitorAsRead, check: CheckSeen): boolean {
   if (monitor.paused || check.visualChanged || check.learned) return false;
   if (check.metadata && !sameMetadata(check.metadata, monitor.metadata)) return false;
+  if (check.certificate && !sameCertificate(check.certificate, monitor.certificate)) return false;
   if (check.content && (check.content.contentHash !== monitor.contentHash || check.content.trackedValues.length)) {
     return false;
   }
@@ -78,4 +88,8 @@ function sameMetadata(seen: PageMetadata, stored: PageMetadata | null): boolean 
 function sameRegionStatus(a: RegionStatus, b: RegionStatus): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((region) => a[region] === b[region]);
+}
+
+function sameCertificate(seen: ServedCertificate, stored: ServedCertificate | null): boolean {
+  return stored !== null && certificateIdentity(seen) === certificateIdentity(stored);
 }

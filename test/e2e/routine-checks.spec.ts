@@ -86,11 +86,13 @@ describe('routine checks', () => {
       failure: null,
       message: null,
       contentHash: row.content_hash,
+      certificate: null,
       seen: {
         status: row.status,
         regionStatus: row.region_status,
         regions: row.regions,
         contentHash: row.content_hash,
+        certificate: null,
         rulesFingerprint: row.rules_fingerprint,
       },
       ...overrides,

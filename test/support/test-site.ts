@@ -1,5 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TestCertificate } from './test-certificates';
 
 export interface SitePage {
   status?: number;
@@ -12,14 +14,17 @@ export interface SitePage {
   headers?: Record<string, string>;
 }
 
-/** A small website on 127.0.0.1 whose pages the test sets, e.g. `/prod/about` and `/preview/about`. */
+/**
+ * A small website on 127.0.0.1 whose pages the test sets, e.g. `/prod/about` and `/preview/about`; over HTTPS when
+ * started with a certificate, which `serveCertificate` replaces for new connections.
+ */
 export class TestSite {
   readonly pages = new Map<string, SitePage>();
-  private server?: Server;
+  private server?: Server | HttpsServer;
   origin = '';
 
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => {
+  async start(options: { certificate?: TestCertificate } = {}): Promise<this> {
+    const handler = (request: IncomingMessage, response: ServerResponse) => {
       const page = this.pages.get((request.url ?? '/').split('?')[0]);
       if (!page) {
         response
@@ -37,10 +42,17 @@ export class TestSite {
           ...page.headers,
         })
         .end(page.html);
-    });
+    };
+    this.server = options.certificate ? createHttpsServer(options.certificate, handler) : createServer(handler);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const scheme = options.certificate ? 'https' : 'http';
+    this.origin = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** Serves `certificate` to connections made from now on (an HTTPS site only). */
+  serveCertificate(certificate: TestCertificate): void {
+    (this.server as HttpsServer).setSecureContext(certificate);
   }
 
   set(path: string, page: SitePage | string): void {
@@ -48,6 +60,7 @@ export class TestSite {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 }

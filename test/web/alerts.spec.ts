@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { Receiver, until } from '../e2e/alerts-receiver';
 import { type Account, createAccount } from '../support/accounts';
 import { ApiClient } from '../support/api-client';
+import { TestCertificateAuthority } from '../support/test-certificates';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page as sitePage, TestSite } from '../support/test-site';
 import {
@@ -409,6 +410,41 @@ describe('the Alerts pages in the web interface (real Chromium against the real 
     await changesRule.waitFor({ state: 'detached' });
     const left = (await person.session.get(`/monitors/${monitorId}/rules`)).body.data;
     expect(left.map((remaining: { event: string }) => remaining.event)).toEqual(['down']);
+  }, 90_000);
+
+  it('shows the certificate an HTTPS monitor is served, and adds a certificate_expiry rule with the form', async () => {
+    const authority = await TestCertificateAuthority.create();
+    authority.trust();
+    const secure = await new TestSite().start({ certificate: await authority.issue({ daysLeft: 5 }) });
+    try {
+      secure.set('/', sitePage({ title: 'Shop' }));
+      const monitor = await person.session.post('/monitors', { name: 'Shop over HTTPS', url: `${secure.origin}/` });
+      expect((await person.session.post(`/monitors/${monitor.body.id}/check`)).status).toBe(200);
+      await page.goto(url(`/monitors/${monitor.body.id}`));
+      const fact = page.locator('.monitor-facts div', { has: page.getByText('Certificate', { exact: true }) });
+      expect(await text(fact.locator('dd'))).toMatch(
+        /^5 days left expires .+Issued by CN=Vigil Test CA, O=Vigil tests to CN=127\.0\.0\.1$/,
+      );
+
+      const rules = page.getByRole('region', { name: 'Alert rules' });
+      await rules.getByLabel('Alert when').selectOption('certificate_expiry');
+      // A certificate fires once, at once: no checks in a row, regions or reminders to set.
+      expect(await rules.getByLabel(/^Failed checks in a row/).count()).toBe(0);
+      await rules.getByRole('checkbox', { name: 'Ops' }).check();
+      await rules.getByLabel(/^Days before expiry/).fill('400');
+      await rules.getByRole('button', { name: 'Add rule' }).click();
+      await page.locator('#rule-days-before-error').waitFor();
+      await rules.getByLabel(/^Days before expiry/).fill('14');
+      await rules.getByRole('button', { name: 'Add rule' }).click();
+      const sentence =
+        'Alerts once per certificate when the site serves one with 14 days or fewer left. Tells the same destinations when a renewed certificate is served.';
+      await rules.getByText(`Added a rule: ${sentence}`).waitFor();
+      const saved = (await person.session.get(`/monitors/${monitor.body.id}/rules`)).body.data as Json[];
+      expect(saved).toMatchObject([{ event: 'certificate_expiry', days_before: 14, destination_ids: [destinationId] }]);
+      await expectNoAxeViolations(page, 'a monitor with its certificate and a certificate_expiry rule');
+    } finally {
+      await secure.stop();
+    }
   }, 90_000);
 
   it('at 390 px nothing scrolls sideways; an unknown delivery is said to be not found', async () => {

@@ -205,6 +205,14 @@ export class CreateAlertRuleDto {
   @IntField({ optional: true, min: 1, max: 120_000, description: 'Required for `response_time`.' })
   threshold_ms?: number;
 
+  @IntField({
+    optional: true,
+    min: 1,
+    max: 365,
+    description: 'Required for `certificate_expiry` (and only taken there).',
+  })
+  days_before?: number;
+
   @BooleanField({ optional: true, default: true, description: 'Tell the same destinations when it recovers.' })
   notify_recovery?: boolean;
 
@@ -224,6 +232,9 @@ export class UpdateAlertRuleDto {
 
   @IntField({ optional: true, min: 1, max: 120_000 })
   threshold_ms?: number;
+
+  @IntField({ optional: true, min: 1, max: 365 })
+  days_before?: number;
 
   @BooleanField({ optional: true })
   notify_recovery?: boolean;
@@ -253,6 +264,13 @@ export class AlertRuleDto {
 
   @ApiProperty({ type: 'integer', nullable: true })
   threshold_ms: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: '`certificate_expiry`: fires when the served certificate has at most this many days left.',
+  })
+  days_before: number | null;
 
   @ApiProperty({ type: 'boolean' })
   notify_recovery: boolean;

@@ -3,7 +3,7 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Monitor } from '../../monitors/entities/monitor.entity';
 
-export const RULE_EVENTS = ['down', 'change', 'value_change', 'response_time'] as const;
+export const RULE_EVENTS = ['down', 'change', 'value_change', 'response_time', 'certificate_expiry'] as const;
 export type RuleEvent = (typeof RULE_EVENTS)[number];
 export const RULE_STATES = ['ok', 'pending', 'firing'] as const;
 export type RuleState = (typeof RULE_STATES)[number];
@@ -33,6 +33,10 @@ export class AlertRule {
   @Property({ type: 'integer', nullable: true })
   thresholdMs: number | null = null;
 
+  /** `certificate_expiry`: fires when the served certificate has at most this many days left. */
+  @Property({ type: 'integer', nullable: true })
+  daysBefore: number | null = null;
+
   @Property({ type: 'boolean' })
   notifyRecovery: boolean & Opt = true;
 
@@ -52,6 +56,10 @@ export class AlertRule {
   /** When the current incident was last told (its alert or a reminder). */
   @Property({ type: 'timestamptz', nullable: true })
   notifiedAt: Date | null = null;
+
+  /** `certificate_expiry`: the certificate (`certificateIdentity`) the rule fired for, while firing. */
+  @Property({ type: 'text', nullable: true })
+  firedFor: string | null = null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

@@ -15,6 +15,7 @@ import { Migration20261127144941 } from './Migration20261127144941';
 import { Migration20261127225317 } from './Migration20261127225317';
 import { Migration20261128002321 } from './Migration20261128002321';
 import { Migration20261128005216 } from './Migration20261128005216';
+import { Migration20261128030144 } from './Migration20261128030144';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -41,4 +42,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128002321', class: Migration20261128002321 },
   /** Monitors' response assertions. */
   { name: 'Migration20261128005216', class: Migration20261128005216 },
+  /** Certificates served to HTTPS checks, and certificate_expiry rules. */
+  { name: 'Migration20261128030144', class: Migration20261128030144 },
 ];

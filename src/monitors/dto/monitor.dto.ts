@@ -21,6 +21,7 @@ export const CHECK_FAILURES = [
   'too_many_redirects',
   'too_large',
   'assertion',
+  'certificate',
 ] as const satisfies readonly CheckFailure[];
 export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
 export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
@@ -42,6 +43,38 @@ export class MonitorAssertionDto {
 
   @ApiProperty(nullableString)
   value: string | null;
+}
+
+export class ServedCertificateDto {
+  @ApiProperty({ type: 'string', format: 'date-time', description: "The certificate's `notAfter`." })
+  expires_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  valid_from: string;
+
+  @ApiProperty({
+    type: 'string',
+    description:
+      "The issuer's distinguished name, e.g. `C=US, O=Let's Encrypt, CN=R11` (browser monitors: its common name).",
+  })
+  issuer: string;
+
+  @ApiProperty({ type: 'string', description: "The subject's distinguished name, e.g. `CN=shop.example.com`." })
+  subject: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'SHA-256 of the certificate, colon-separated hex; null for browser monitors (Chromium does not tell it).',
+  })
+  fingerprint_sha256: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Whole days from the check (or, on a monitor, from now) to `expires_at`; negative once expired.',
+  })
+  days_left: number;
 }
 
 export class MonitorDto {
@@ -101,6 +134,13 @@ export class MonitorDto {
   @ApiProperty({ type: 'boolean' })
   paused: boolean;
 
+  @ApiProperty({
+    type: () => ServedCertificateDto,
+    nullable: true,
+    description: 'The certificate the latest HTTPS check was served (null before one, and for plain HTTP).',
+  })
+  certificate: ServedCertificateDto | null;
+
   @ApiProperty({ type: 'boolean' })
   badge_enabled: boolean;
 
@@ -155,6 +195,14 @@ export class CheckResultDto {
 
   @ApiProperty({ ...nullableString, description: 'SHA-256 of the watched text.' })
   content_hash: string | null;
+
+  @ApiProperty({
+    type: () => ServedCertificateDto,
+    nullable: true,
+    description:
+      'The certificate the server presented, for an HTTPS check (also when it was refused: the check then fails\nwith `certificate`); null for plain HTTP and when no TLS handshake completed.\n',
+  })
+  certificate: ServedCertificateDto | null;
 }
 
 export class CheckRunDto {

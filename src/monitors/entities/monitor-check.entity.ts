@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import type { ServedCertificate } from '../../../libs/net-guard';
 import type { CheckFailure } from '../../../libs/page-check';
 import { Monitor } from './monitor.entity';
 
@@ -51,4 +52,8 @@ export class MonitorCheck {
 
   @Property({ type: 'text', nullable: true })
   contentHash: string | null;
+
+  /** The certificate an HTTPS check was served (also when it was refused); null for http. */
+  @Property({ type: 'json', nullable: true })
+  certificate: ServedCertificate | null = null;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Region } from '../../../libs/compare';
+import type { ServedCertificate } from '../../../libs/net-guard';
 import type { ResponseAssertion, TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
 import { User } from '../../users/user.entity';
 import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
@@ -133,6 +134,10 @@ export class Monitor {
   /** The title, robots, canonical and status class of the last passing check: the "before" of a metadata change. */
   @Property({ type: 'json', nullable: true })
   metadata: PageMetadata | null = null;
+
+  /** The certificate the latest HTTPS check was served, from any region. */
+  @Property({ type: 'json', nullable: true })
+  certificate: ServedCertificate | null = null;
 
   /** The latest reading of each tracked value, by name: the "before" of the next value change. */
   @Property({ type: 'json' })

@@ -14,6 +14,8 @@ export const EVENT_LABEL: Record<EventType, string> = {
   'release_check.reviewed': 'Release check reviewed',
   'a11y_scan.completed': 'Accessibility scan completed',
   'crawl.completed': 'Crawl completed',
+  'certificate.expiring': 'Certificate expiring',
+  'certificate.renewed': 'Certificate renewed',
   ping: 'Test ping',
 };
 
@@ -25,6 +27,11 @@ export const WORKSPACE_EVENTS: { event: EventType; sends: string }[] = [
   { event: 'monitor.recovered', sends: 'any monitor coming back up' },
   { event: 'change.detected', sends: 'every change detected on any monitor' },
   { event: 'value.changed', sends: 'every change of a tracked value (a price, a stock level…)' },
+  {
+    event: 'certificate.expiring',
+    sends: 'each certificate a certificate_expiry rule finds close to expiry (rules send theirs anyway)',
+  },
+  { event: 'certificate.renewed', sends: 'each renewed certificate that ends such an alert' },
   { event: 'release_check.started', sends: 'each release check as it is opened or rerun' },
   { event: 'release_check.completed', sends: 'each release check once its evidence is collected' },
   { event: 'release_check.reviewed', sends: 'each approval or rejection of a release check' },

@@ -7,7 +7,7 @@ import { useSubmit } from '../components/useSubmit';
 import { plural } from '../format';
 import { Link } from '../router';
 import type { AlertDestination, AlertRule, Monitor, RuleEvent } from '../types';
-import { incident, RULE_EVENTS } from './rule-text';
+import { confirmed, incident, RULE_EVENTS } from './rule-text';
 
 /** A number field's value for the API: empty is left out, anything else goes as typed for the API to judge. */
 const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -26,10 +26,12 @@ export function AddRuleForm({
   const [failures, setFailures] = useState('1');
   const [regions, setRegions] = useState('1');
   const [threshold, setThreshold] = useState('');
+  const [daysBefore, setDaysBefore] = useState('14');
   const [recovery, setRecovery] = useState(true);
   const [reminder, setReminder] = useState('');
-  const [local, setLocal] = useState<{ destinations?: string; threshold?: string }>({});
+  const [local, setLocal] = useState<{ destinations?: string; threshold?: string; daysBefore?: string }>({});
   const fires = incident(event);
+  const confirms = confirmed(event);
 
   const { busy, error, onSubmit } = useSubmit({
     check: () => {
@@ -37,6 +39,9 @@ export function AddRuleForm({
       if (chosen.length === 0) problems.destinations = 'Choose at least one destination to send the alerts to.';
       if (event === 'response_time' && !threshold.trim()) {
         problems.threshold = 'Enter how slow a check may be, in milliseconds, before it counts as slow.';
+      }
+      if (event === 'certificate_expiry' && !daysBefore.trim()) {
+        problems.daysBefore = 'Enter how many days before its expiry a certificate should alert.';
       }
       setLocal(problems);
       return Object.keys(problems).length === 0;
@@ -54,9 +59,11 @@ export function AddRuleForm({
           body: {
             event,
             destination_ids: ordered,
-            ...(fires ? { confirm, notify_recovery: recovery } : {}),
+            ...(fires ? { notify_recovery: recovery } : {}),
+            ...(confirms ? { confirm } : {}),
             ...(event === 'response_time' ? { threshold_ms: numberOrUndefined(threshold) } : {}),
-            ...(reminder.trim() && fires ? { reminder_minutes: numberOrUndefined(reminder) } : {}),
+            ...(event === 'certificate_expiry' ? { days_before: numberOrUndefined(daysBefore) } : {}),
+            ...(reminder.trim() && confirms ? { reminder_minutes: numberOrUndefined(reminder) } : {}),
           },
         }),
       );
@@ -149,57 +156,76 @@ export function AddRuleForm({
             error={local.threshold ?? fieldError(error, 'threshold_ms')}
           />
         ) : null}
+        {event === 'certificate_expiry' ? (
+          <TextField
+            id="rule-days-before"
+            type="number"
+            label="Days before expiry"
+            required
+            min={1}
+            max={365}
+            inputMode="numeric"
+            hint="1 to 365: alerts once when an HTTPS check is served a certificate with this many days left or fewer."
+            value={daysBefore}
+            onChange={setDaysBefore}
+            error={local.daysBefore ?? fieldError(error, 'days_before')}
+          />
+        ) : null}
+        {confirms ? (
+          <div className="rule-form-grid">
+            <TextField
+              id="rule-failures"
+              type="number"
+              label={event === 'down' ? 'Failed checks in a row' : 'Slow checks in a row'}
+              min={1}
+              max={20}
+              inputMode="numeric"
+              hint="1 to 20, before it alerts. Empty: 1."
+              value={failures}
+              onChange={setFailures}
+              error={fieldError(error, 'confirm.consecutive_failures', 'confirm')}
+            />
+            <TextField
+              id="rule-regions"
+              type="number"
+              label="In at least this many regions"
+              min={1}
+              max={20}
+              inputMode="numeric"
+              hint={`1 to 20. This monitor checks from ${plural(monitor.regions.length, 'region')}. Empty: 1.`}
+              value={regions}
+              onChange={setRegions}
+              error={fieldError(error, 'confirm.min_regions')}
+            />
+            <TextField
+              id="rule-reminder"
+              type="number"
+              label="Remind every (minutes)"
+              optional
+              min={5}
+              max={10080}
+              inputMode="numeric"
+              hint="5 to 10080: repeats the alert while it fires. Empty: no reminders."
+              value={reminder}
+              onChange={setReminder}
+              error={fieldError(error, 'reminder_minutes')}
+            />
+          </div>
+        ) : null}
         {fires ? (
-          <>
-            <div className="rule-form-grid">
-              <TextField
-                id="rule-failures"
-                type="number"
-                label={event === 'down' ? 'Failed checks in a row' : 'Slow checks in a row'}
-                min={1}
-                max={20}
-                inputMode="numeric"
-                hint="1 to 20, before it alerts. Empty: 1."
-                value={failures}
-                onChange={setFailures}
-                error={fieldError(error, 'confirm.consecutive_failures', 'confirm')}
-              />
-              <TextField
-                id="rule-regions"
-                type="number"
-                label="In at least this many regions"
-                min={1}
-                max={20}
-                inputMode="numeric"
-                hint={`1 to 20. This monitor checks from ${plural(monitor.regions.length, 'region')}. Empty: 1.`}
-                value={regions}
-                onChange={setRegions}
-                error={fieldError(error, 'confirm.min_regions')}
-              />
-              <TextField
-                id="rule-reminder"
-                type="number"
-                label="Remind every (minutes)"
-                optional
-                min={5}
-                max={10080}
-                inputMode="numeric"
-                hint="5 to 10080: repeats the alert while it fires. Empty: no reminders."
-                value={reminder}
-                onChange={setReminder}
-                error={fieldError(error, 'reminder_minutes')}
-              />
-            </div>
-            <div className="check">
-              <input
-                id="rule-recovery"
-                type="checkbox"
-                checked={recovery}
-                onChange={(change) => setRecovery(change.target.checked)}
-              />
-              <label htmlFor="rule-recovery">Tell the same destinations when it recovers</label>
-            </div>
-          </>
+          <div className="check">
+            <input
+              id="rule-recovery"
+              type="checkbox"
+              checked={recovery}
+              onChange={(change) => setRecovery(change.target.checked)}
+            />
+            <label htmlFor="rule-recovery">
+              {event === 'certificate_expiry'
+                ? 'Tell the same destinations when a renewed certificate is served'
+                : 'Tell the same destinations when it recovers'}
+            </label>
+          </div>
         ) : null}
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Adding…' : 'Add rule'}

@@ -4,7 +4,7 @@ import { canWrite } from '../permissions';
 
 import { ResourceView } from '../components/ResourceView';
 import { usePageTitle } from '../components/usePageTitle';
-import { formatDateTime, formatInterval } from '../format';
+import { formatDateTime, formatInterval, plural } from '../format';
 import { Link } from '../router';
 import type { CurrentUser, Monitor } from '../types';
 
@@ -117,6 +117,7 @@ function Facts({ monitor }: { monitor: Monitor }) {
           {monitor.expected_status.min}–{monitor.expected_status.max}
         </dd>
       </div>
+      {monitor.certificate ? <CertificateFact certificate={monitor.certificate} /> : null}
       {monitor.assertions.length ? (
         <div>
           <dt>Assertions</dt>
@@ -132,5 +133,27 @@ function Facts({ monitor }: { monitor: Monitor }) {
         </div>
       ) : null}
     </dl>
+  );
+}
+
+/** The certificate the latest HTTPS check was served: when it expires, and who issued it to whom. */
+function CertificateFact({ certificate }: { certificate: NonNullable<Monitor['certificate']> }) {
+  const left = certificate.days_left;
+  const tone = left < 0 ? 'danger' : left <= 14 ? 'warning' : 'success';
+  return (
+    <div>
+      <dt>Certificate</dt>
+      <dd>
+        <span className={`badge badge-${tone}`}>
+          {left < 0 ? `Expired ${plural(-left, 'day')} ago` : `${plural(left, 'day')} left`}
+        </span>{' '}
+        expires {formatDateTime(certificate.expires_at)}
+        <br />
+        <span className="muted">
+          Issued by <span className="url">{certificate.issuer}</span> to{' '}
+          <span className="url">{certificate.subject}</span>
+        </span>
+      </dd>
+    </div>
   );
 }

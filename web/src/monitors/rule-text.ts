@@ -6,6 +6,7 @@ export const RULE_EVENTS: { value: RuleEvent; label: string }[] = [
   { value: 'response_time', label: 'Responses are slow' },
   { value: 'change', label: 'A change is detected' },
   { value: 'value_change', label: 'A tracked value changes' },
+  { value: 'certificate_expiry', label: 'The certificate expires soon' },
 ];
 
 export const RULE_TITLE: Record<RuleEvent, string> = {
@@ -13,6 +14,7 @@ export const RULE_TITLE: Record<RuleEvent, string> = {
   response_time: 'Slow responses',
   change: 'Changes',
   value_change: 'Tracked value changes',
+  certificate_expiry: 'Certificate expiry',
 };
 
 export const STATE: Record<RuleState, { label: string; tone: string }> = {
@@ -22,7 +24,11 @@ export const STATE: Record<RuleState, { label: string; tone: string }> = {
 };
 
 /** Rules that fire and recover (the others send each change as it comes). */
-export const incident = (event: RuleEvent) => event === 'down' || event === 'response_time';
+export const incident = (event: RuleEvent) =>
+  event === 'down' || event === 'response_time' || event === 'certificate_expiry';
+
+/** Rules confirmed over checks in a row and regions, with reminders (a certificate fires once, at once). */
+export const confirmed = (event: RuleEvent) => event === 'down' || event === 'response_time';
 
 /** What a rule does, in a sentence or two. */
 export function ruleSentence(rule: AlertRule): string {
@@ -46,9 +52,15 @@ export function ruleSentence(rule: AlertRule): string {
     case 'value_change':
       parts.push('Sends each change of a tracked value.');
       break;
+    case 'certificate_expiry':
+      parts.push(
+        `Alerts once per certificate when the site serves one with ${plural(rule.days_before ?? 0, 'day')} or fewer left.`,
+      );
+      break;
   }
   if (incident(rule.event)) {
-    parts.push(rule.notify_recovery ? 'Tells the same destinations when it recovers.' : 'Says nothing on recovery.');
+    const recovers = rule.event === 'certificate_expiry' ? 'when a renewed certificate is served' : 'when it recovers';
+    parts.push(rule.notify_recovery ? `Tells the same destinations ${recovers}.` : 'Says nothing on recovery.');
   }
   if (rule.reminder_minutes) parts.push(`Reminds every ${formatInterval(rule.reminder_minutes * 60)} while firing.`);
   return parts.join(' ');
