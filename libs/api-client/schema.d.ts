@@ -631,6 +631,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ping/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A heartbeat ping: the job succeeded
+         * @description The job succeeded (with `exit_code`, a non-zero code is a failure). Public: the secret token in the path is
+         *     the credential. An unknown token and a rotated one answer the same `404`. Each token may ping
+         *     `HEARTBEAT_PINGS_PER_MINUTE` times a minute (default 60).
+         */
+        get: operations["pingHeartbeat"];
+        put?: never;
+        /**
+         * A heartbeat ping with output: the job succeeded
+         * @description The job succeeded (with `exit_code`, a non-zero code is a failure). Public: the secret token in the path is
+         *     the credential. An unknown token and a rotated one answer the same `404`. Each token may ping
+         *     `HEARTBEAT_PINGS_PER_MINUTE` times a minute (default 60).
+         */
+        post: operations["postHeartbeatPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A heartbeat ping: the job started
+         * @description The job started: the monitor measures its run time up to the next success ping. A start does not count as
+         *     the expected ping.
+         */
+        get: operations["pingHeartbeatStart"];
+        put?: never;
+        /**
+         * A heartbeat ping with output: the job started
+         * @description The job started: the monitor measures its run time up to the next success ping. A start does not count as
+         *     the expected ping.
+         */
+        post: operations["postHeartbeatStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A heartbeat ping: the job failed
+         * @description The job failed: the monitor goes down (rules alert as for any failed check), with `exit_code` and the
+         *     output in the result's message.
+         */
+        get: operations["pingHeartbeatFailure"];
+        put?: never;
+        /**
+         * A heartbeat ping with output: the job failed
+         * @description The job failed: the monitor goes down (rules alert as for any failed check), with `exit_code` and the
+         *     output in the result's message.
+         */
+        post: operations["postHeartbeatFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/heartbeat/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a heartbeat monitor a new ping URL
+         * @description The old URL answers `404` at once; jobs must be given the new one. Other monitors are a `409`.
+         */
+        post: operations["rotateHeartbeatUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/{id}/a11y-scan": {
         parameters: {
             query?: never;
@@ -1177,6 +1277,27 @@ export interface paths {
          * @description Archived changes included.
          */
         get: operations["getMonitorTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monitor's check results, newest first
+         * @description Each check's result (for heartbeat monitors, each ping and each missed slot), newest first, kept for
+         *     `CHECK_RETENTION_DAYS`; `region` keeps one region's.
+         */
+        get: operations["listMonitorChecks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1847,7 +1968,7 @@ export interface components {
          *     so a client should treat one it does not know by its status.
          * @enum {string}
          */
-        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
+        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "no_page" | "not_a_heartbeat" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
         /** @description A `400` problem; `errors` names each offending field (the body, a parameter or a header). */
         ValidationProblem: components["schemas"]["Problem"] & Record<string, never>;
         /** @description A `403` problem; `required_scope` names the scope or permission the credentials lack. */
@@ -2650,7 +2771,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            url: string;
+            /** @description Null for heartbeat monitors. */
+            url: string | null;
         };
         MonitorAlertEventData: {
             monitor: components["schemas"]["EventMonitor"];
@@ -3273,10 +3395,12 @@ export interface components {
          */
         MonitorStatus: "up" | "down" | "paused" | "pending";
         /**
-         * @description `http` fetches the page; `browser` renders it in Chromium and keeps a screenshot.
+         * @description `http` fetches the page; `browser` renders it in Chromium and keeps a screenshot; `heartbeat` checks nothing:
+         *     a job pings the monitor's secret URL on a schedule, and the monitor is down when a ping is late or reports a
+         *     failure.
          * @enum {string}
          */
-        MonitorMode: "http" | "browser";
+        MonitorMode: "http" | "browser" | "heartbeat";
         /**
          * @description `price` is parsed into amount and currency, `number` into amount; `text` is kept as is.
          * @enum {string}
@@ -3342,9 +3466,10 @@ export interface components {
             name: string;
             /**
              * Format: uri
-             * @description A public http(s) URL without credentials.
+             * @description A public http(s) URL without credentials. Required, except for `heartbeat` monitors (which take none).
              */
-            url: string;
+            url?: string;
+            heartbeat?: components["schemas"]["HeartbeatInput"];
             mode?: components["schemas"]["MonitorMode"];
             /** @description Seconds between scheduled checks. Defaults to `300`. */
             interval_seconds?: number;
@@ -3368,9 +3493,10 @@ export interface components {
             name?: string;
             /**
              * Format: uri
-             * @description A public http(s) URL without credentials.
+             * @description A public http(s) URL without credentials (not for `heartbeat` monitors).
              */
             url?: string;
+            heartbeat?: components["schemas"]["HeartbeatInput"];
             mode?: components["schemas"]["MonitorMode"];
             interval_seconds?: number;
             timeout_seconds?: number;
@@ -3393,7 +3519,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            url: string;
+            /** @description The checked URL; null for `heartbeat` monitors, which are pinged instead. */
+            url: string | null;
             mode: components["schemas"]["MonitorMode"];
             interval_seconds: number;
             timeout_seconds: number;
@@ -3411,6 +3538,8 @@ export interface components {
             paused: boolean;
             /** @description The certificate the latest HTTPS check was served (null before one, and for plain HTTP). */
             certificate: components["schemas"]["ServedCertificate"] | null;
+            /** @description `heartbeat` monitors: the ping URL, the schedule and the last run; null for the others. */
+            heartbeat: components["schemas"]["Heartbeat"] | null;
             badge_enabled: boolean;
             /** @description The public badge image, when enabled. */
             badge_url: string | null;
@@ -3431,18 +3560,66 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /**
+         * @description When pings are expected: every `interval_seconds`, or at the times of a `cron` expression (five fields, or six
+         *     with seconds first) in `timezone`; one of the two. A ping later than the expected time plus `grace_seconds` is
+         *     missed. On update, the object replaces the monitor's settings.
+         */
+        HeartbeatInput: {
+            interval_seconds?: number;
+            /** @description For instance `0 3 * * *` (03:00 every day). */
+            cron?: string;
+            /** @description An IANA time zone for `cron`, such as `Europe/Paris`. Defaults to `UTC`. */
+            timezone?: string;
+            /** @description How late a ping may be before it is missed. Defaults to `300`. */
+            grace_seconds?: number;
+        };
+        Heartbeat: {
+            /**
+             * @description The secret URL a job pings (GET or POST): as it is for success, `/start` when it starts, `/fail` when it
+             *     fails; `?exit_code=` is optional on each. Anyone with it can ping: rotate it with
+             *     `POST /monitors/{id}/heartbeat/rotate`.
+             */
+            ping_url: string;
+            interval_seconds: number | null;
+            cron: string | null;
+            timezone: string;
+            grace_seconds: number;
+            /**
+             * Format: date-time
+             * @description The last success or failure ping.
+             */
+            last_ping_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the running job said it started; null once it ended.
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next ping is missed (its expected time plus the grace); null while paused.
+             */
+            next_ping_due_at: string | null;
+        };
+        PingReceipt: {
+            /** Format: date-time */
+            received_at: string;
+        };
+        /**
          * @description Why a check failed.
          * @enum {string}
          */
-        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large" | "assertion" | "certificate";
+        CheckFailure: "status" | "keyword_missing" | "selector_missing" | "timeout" | "network" | "target_not_public" | "too_many_redirects" | "too_large" | "assertion" | "certificate" | "heartbeat_missed" | "heartbeat_failed";
         CheckResult: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             monitor_id: string;
             region: string;
-            /** @enum {string} */
-            trigger: "scheduled" | "manual";
+            /**
+             * @description `ping` for a heartbeat ping; a missed heartbeat is `scheduled`.
+             * @enum {string}
+             */
+            trigger: "scheduled" | "manual" | "ping";
             /** Format: date-time */
             checked_at: string;
             /** @description Whether the check passed (the monitor's expectations were met). */
@@ -3485,6 +3662,10 @@ export interface components {
             fingerprint_sha256: string | null;
             /** @description Whole days from the check (or, on a monitor, from now) to `expires_at`; negative once expired. */
             days_left: number;
+        };
+        CheckResultList: {
+            data: components["schemas"]["CheckResult"][];
+            pagination: components["schemas"]["Pagination"];
         };
         CheckRun: {
             monitor: components["schemas"]["Monitor"];
@@ -4095,6 +4276,64 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description No monitor has this ping token (unknown, or rotated away); the same answer either way. */
+        PingNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:not_found",
+                 *       "title": "Not found",
+                 *       "status": 404,
+                 *       "detail": "Heartbeat not found.",
+                 *       "instance": "/api/v1/ping/hb_q8Zt3xN1mK7pW2vR9cL4yB6hT0sD5fGj",
+                 *       "code": "not_found"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The ping's body is larger than 10 KiB. */
+        PingTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:payload_too_large",
+                 *       "title": "The request body is too large",
+                 *       "status": 413,
+                 *       "detail": "The request body is larger than 10 KiB.",
+                 *       "instance": "/api/v1/ping/hb_q8Zt3xN1mK7pW2vR9cL4yB6hT0sD5fGj/fail",
+                 *       "code": "payload_too_large"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This ping URL was pinged too often; retry after `Retry-After` seconds. */
+        PingRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:rate_limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "detail": "Rate limit reached; retry in 42 s.",
+                 *       "instance": "/api/v1/ping/hb_q8Zt3xN1mK7pW2vR9cL4yB6hT0sD5fGj",
+                 *       "code": "rate_limited"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No such resource, or it is not public. */
         PublicNotFound: {
             headers: {
@@ -4117,7 +4356,8 @@ export interface components {
         /**
          * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
          *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`, `crawl_finished`,
-         *     `plan_limit_reached`, `slug_taken`, `incident_resolved`, `run_not_ready`, `idempotency_key_in_flight`).
+         *     `plan_limit_reached`, `slug_taken`, `incident_resolved`, `run_not_ready`, `idempotency_key_in_flight`,
+         *     `no_page` for a heartbeat monitor asked to check or scan a page, `not_a_heartbeat`).
          */
         Conflict: {
             headers: {
@@ -4292,6 +4532,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The secret of the monitor's ping URL. */
+        PingToken: string;
+        /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+        ExitCode: number;
         /** @description The resource's identifier. */
         Id: string;
         /**
@@ -7009,6 +7253,7 @@ export interface operations {
                      *           "assertions": [],
                      *           "unstable_lines": [],
                      *           "certificate": null,
+                     *           "heartbeat": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7140,6 +7385,7 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "heartbeat": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7220,6 +7466,7 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "heartbeat": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7343,6 +7590,7 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "heartbeat": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7422,6 +7670,7 @@ export interface operations {
                      *         "assertions": [],
                      *         "unstable_lines": [],
                      *         "certificate": null,
+                     *         "heartbeat": null,
                      *         "badge_enabled": true,
                      *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *         "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7461,6 +7710,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7601,6 +7851,7 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "heartbeat": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7731,6 +7982,273 @@ export interface operations {
             };
             400: components["responses"]["PublicBadRequest"];
             404: components["responses"]["PublicNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pingHeartbeat: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+                exit_code?: components["parameters"]["ExitCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postHeartbeatPing: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+                exit_code?: components["parameters"]["ExitCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+            };
+            cookie?: never;
+        };
+        /** @description Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result. */
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            413: components["responses"]["PingTooLarge"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pingHeartbeatStart: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+                exit_code?: components["parameters"]["ExitCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postHeartbeatStart: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+                exit_code?: components["parameters"]["ExitCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+            };
+            cookie?: never;
+        };
+        /** @description Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result. */
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            413: components["responses"]["PingTooLarge"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    pingHeartbeatFailure: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+                exit_code?: components["parameters"]["ExitCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postHeartbeatFailure: {
+        parameters: {
+            query?: {
+                /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
+                exit_code?: components["parameters"]["ExitCode"];
+            };
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+            };
+            cookie?: never;
+        };
+        /** @description Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result. */
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            413: components["responses"]["PingTooLarge"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateHeartbeatUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor with its new `heartbeat.ping_url`. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Monitor"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -8777,6 +9295,7 @@ export interface operations {
                      *           "assertions": [],
                      *           "unstable_lines": [],
                      *           "certificate": null,
+                     *           "heartbeat": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -10164,6 +10683,78 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listMonitorChecks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. Defaults to `1`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. Defaults to `20`. */
+                per_page?: components["parameters"]["PerPage"];
+                /** @description Only this region's results. */
+                region?: string;
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "23633ba3-0ba1-5d8f-b1a8-e75ec143b4c4",
+                     *           "monitor_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "region": "eu",
+                     *           "trigger": "ping",
+                     *           "checked_at": "2026-11-24T03:00:07Z",
+                     *           "ok": false,
+                     *           "status_code": null,
+                     *           "response_time_ms": 61250,
+                     *           "failure": "heartbeat_failed",
+                     *           "message": "the job failed with exit code 3: disk full",
+                     *           "content_hash": null,
+                     *           "certificate": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckResultList"];
                 };
             };
             400: components["responses"]["BadRequest"];

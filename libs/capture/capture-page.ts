@@ -282,7 +282,7 @@ export async function capturePage(input: PageCaptureInput): Promise<CaptureResul
       ...(html === undefined ? {} : { html }),
       responses: ledger ? await ledger.read() : null,
       user_agent: input.userAgent,
-      certificate: await documentCertificate(response),
+      certificate: await documentCertificate(response, finalUrl),
       duration_ms: elapsed(),
     };
   } catch (error) {
@@ -594,7 +594,9 @@ function restoreAfterScreenshot(): void {
  * The certificate the document was served, from Chromium's security details: its dates, and the issuer's and
  * subject's common names (Chromium tells no fingerprint). Null for http, or when Chromium tells nothing.
  */
-async function documentCertificate(response: Response): Promise<ServedCertificate | null> {
+async function documentCertificate(response: Response, finalUrl: string): Promise<ServedCertificate | null> {
+  // After a scripted navigation to another origin, the first document's certificate is another server's.
+  if (new URL(response.url()).origin !== new URL(finalUrl).origin) return null;
   const details = await response.securityDetails().catch(() => null);
   if (!details || details.validTo === undefined || details.validFrom === undefined) return null;
   return {
@@ -603,5 +605,7 @@ async function documentCertificate(response: Response): Promise<ServedCertificat
     issuer: details.issuer ?? '',
     subject: details.subjectName ?? '',
     fingerprintSha256: null,
+    // Chromium loaded the document over it, so it verified.
+    verified: true,
   };
 }

@@ -14,6 +14,8 @@ export interface ServedCertificate {
   subject: string;
   /** Colon-separated hex, as Node and browsers show it; null where the browser does not tell it (browser checks). */
   fingerprintSha256: string | null;
+  /** It verified for the host (chain, dates, name); false for a certificate the check refused. */
+  verified: boolean;
 }
 
 /** A TLS handshake whose certificate did not verify (expired, wrong host, untrusted issuer…); the socket is closed. */
@@ -64,12 +66,18 @@ export class CertificateWatch {
           if (error) return callback(error, null);
           if (options.protocol !== 'https:') return callback(null, socket);
           const tlsSocket = socket as TLSSocket;
-          const certificate = servedCertificateOf(tlsSocket);
-          if (certificate) this.served.set(originOf(options.protocol, options.hostname, options.port), certificate);
-          if (!tlsSocket.authorized) {
-            const code = String(tlsSocket.authorizationError ?? 'UNABLE_TO_VERIFY_CERTIFICATE');
+          // This runs in the socket's secureConnect listener: a throw here would escape to the process.
+          try {
+            const certificate = servedCertificateOf(tlsSocket);
+            if (certificate) this.served.set(originOf(options.protocol, options.hostname, options.port), certificate);
+            if (!tlsSocket.authorized) {
+              const code = String(tlsSocket.authorizationError ?? 'UNABLE_TO_VERIFY_CERTIFICATE');
+              tlsSocket.destroy();
+              return callback(new CertificateRefusedError(code, options.hostname, certificate), null);
+            }
+          } catch (readError) {
             tlsSocket.destroy();
-            return callback(new CertificateRefusedError(code, options.hostname, certificate), null);
+            return callback(readError as Error, null);
           }
           callback(null, socket);
         }),
@@ -103,6 +111,7 @@ function servedCertificateOf(socket: TLSSocket): ServedCertificate | null {
     issuer: distinguishedName(raw.issuer),
     subject: distinguishedName(raw.subject),
     fingerprintSha256: raw.fingerprint256,
+    verified: socket.authorized,
   };
 }
 

@@ -77,7 +77,11 @@ export type CheckFailure =
   /** A response assertion did not hold (the message names each, with the value read). */
   | 'assertion'
   /** The server's TLS certificate did not verify: expired, not yet valid, for another host, untrusted issuer… */
-  | 'certificate';
+  | 'certificate'
+  /** Heartbeat monitors: no ping by the expected time plus the grace. */
+  | 'heartbeat_missed'
+  /** Heartbeat monitors: the job pinged `/fail`, or a non-zero exit code. */
+  | 'heartbeat_failed';
 
 export interface HttpCheckRequest {
   url: string;

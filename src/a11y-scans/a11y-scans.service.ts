@@ -32,6 +32,7 @@ export class A11yScansService {
   async start(principal: WorkspacePrincipal, monitorId: string, viewports?: Viewport[]): Promise<A11yScanDto> {
     const monitor = await this.em.findOne(Monitor, { id: monitorId });
     if (!monitor) throw new NotFound('Monitor');
+    if (monitor.url === null) throw new DomainError('no_page', 'A heartbeat monitor has no page to scan.');
     const scan = this.em.create(A11yScan, {
       workspace: monitor.workspace,
       monitor,

@@ -144,7 +144,8 @@ export class DeliverySender implements OnApplicationShutdown {
 
 /** One line a person reads in Slack or an e-mail. */
 export function readable(event: EventPayload): string {
-  const monitor = (about: { name: string; url: string }) => `${about.name} (${about.url})`;
+  const monitor = (about: { name: string; url: string | null }) =>
+    about.url === null ? about.name : `${about.name} (${about.url})`;
   switch (event.type) {
     case 'monitor.down':
       return `:red_circle: ${monitor(event.data.monitor)} is down.`;

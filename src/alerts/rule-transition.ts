@@ -95,8 +95,10 @@ export const certificateIdentity = (certificate: ServedCertificate): string =>
 /**
  * A `certificate_expiry` rule's move (no streaks, no confirmation, no reminders): a check served a certificate with at
  * most `daysBefore` days left fires the rule once for that certificate, telling `down` (`certificate.expiring`); a
- * check served one with more days left ends it, telling `recovered` (`certificate.renewed`) when the rule asks. A check
- * served no certificate (plain HTTP, or no handshake) leaves the rule as it is.
+ * check served another, verified certificate with more days left ends it, telling `recovered` (`certificate.renewed`)
+ * when the rule asks. `firedFor` outlives the alert, so the certificate it was for never alerts again (two certificates
+ * served in turn during a renewal tell one expiry and one renewal), and an older check of it that commits late, or a
+ * refused certificate with a later date, cannot end it. A check served no certificate leaves the rule as it is.
  */
 function nextCertificateRuleState(rule: IncidentRule, check: RuleCheck): RuleTransition {
   const unchanged: RuleTransition = {
@@ -108,13 +110,13 @@ function nextCertificateRuleState(rule: IncidentRule, check: RuleCheck): RuleTra
   };
   if (!check.certificate) return unchanged;
   const identity = certificateIdentity(check.certificate);
+  if (identity === rule.firedFor) return unchanged;
   if (daysLeft(check.certificate, check.checkedAt) <= (rule.daysBefore ?? 0)) {
-    if (rule.state === 'firing' && rule.firedFor === identity) return unchanged;
     return { state: 'firing', streaks: rule.streaks, notifiedAt: check.checkedAt, firedFor: identity, notify: 'down' };
   }
-  if (rule.state !== 'firing') return unchanged;
+  if (rule.state !== 'firing' || !check.certificate.verified) return unchanged;
   const notify = rule.notifyRecovery ? 'recovered' : null;
-  return { state: 'ok', streaks: rule.streaks, notifiedAt: null, firedFor: null, notify };
+  return { state: 'ok', streaks: rule.streaks, notifiedAt: null, firedFor: rule.firedFor, notify };
 }
 
 /**

@@ -61,7 +61,11 @@ export class RulesService {
       rule.consecutiveFailures = input.confirm.consecutive_failures;
     if (input.confirm?.min_regions !== undefined) rule.minRegions = input.confirm.min_regions;
     if (input.threshold_ms !== undefined) rule.thresholdMs = input.threshold_ms;
-    if (input.days_before !== undefined) rule.daysBefore = input.days_before;
+    if (input.days_before !== undefined && input.days_before !== rule.daysBefore) {
+      rule.daysBefore = input.days_before;
+      // Another threshold starts over quietly: the next check fires it if the certificate is within the new one.
+      Object.assign(rule, { state: 'ok', notifiedAt: null, firedFor: null });
+    }
     if (input.notify_recovery !== undefined) rule.notifyRecovery = input.notify_recovery;
     if (input.reminder_minutes !== undefined) rule.reminderMinutes = input.reminder_minutes;
     if (input.enabled !== undefined) {

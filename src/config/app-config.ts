@@ -26,6 +26,8 @@ export interface AppConfig {
   adminEmail: string | null;
   adminPassword: string | null;
   rateLimitPerMinute: number;
+  /** Pings answered per heartbeat ping URL and minute. */
+  heartbeatPingsPerMinute: number;
   /** Sign-in attempts answered per client address and minute. */
   signInRateLimitPerMinute: number;
   chromiumPath: string;
@@ -344,6 +346,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminPassword,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
+    heartbeatPingsPerMinute: integer(env, 'HEARTBEAT_PINGS_PER_MINUTE', 60, 1, 1_000_000),
     chromiumPath: text(env, 'CHROMIUM_PATH', DEFAULT_CHROMIUM_PATH),
     captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),

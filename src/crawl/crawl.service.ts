@@ -168,7 +168,7 @@ export class CrawlService {
   private async monitoredAmong(urls: string[]): Promise<Set<string>> {
     if (urls.length === 0) return new Set();
     const monitors = await this.em.find(Monitor, { url: { $in: [...new Set(urls)] } }, { fields: ['url'] });
-    return new Set(monitors.map((monitor) => monitor.url));
+    return new Set(monitors.flatMap((monitor) => monitor.url ?? []));
   }
 
   /** Summaries with their counts, read for all the crawls in one query. */

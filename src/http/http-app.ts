@@ -12,10 +12,11 @@ import type { AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { loadContract } from '../openapi/contract';
 import { requestIdMiddleware } from './request-id.middleware';
-import { versionAliasMiddleware } from './version-alias.middleware';
+import { API_PREFIX, versionAliasMiddleware } from './version-alias.middleware';
 import { serveWebInterface } from './web-interface';
 
 export const BODY_LIMIT = '1mb';
+const PING_BODY_LIMIT = '10kb';
 
 /** Everything about the HTTP surface that is not a route: prefix, parsing, validation, errors, docs. */
 export function configureHttpApp(app: NestExpressApplication, config: AppConfig): void {
@@ -23,6 +24,8 @@ export function configureHttpApp(app: NestExpressApplication, config: AppConfig)
   app.use(requestIdMiddleware);
   app.use(app.get(MetricsService).middleware);
   app.use(versionAliasMiddleware);
+  // A heartbeat ping's body is a job's output, of any type, kept as text (before the JSON parser takes JSON ones).
+  app.use(`${API_PREFIX}/ping`, express.text({ limit: PING_BODY_LIMIT, type: () => true }));
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use(problemErrorMiddleware);
   serveWebInterface(app, { hsts: config.publicUrl?.startsWith('https:') ?? false });

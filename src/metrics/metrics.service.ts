@@ -133,7 +133,7 @@ export class MetricsService implements OnApplicationBootstrap {
         >(
           `select workspace_id, id as monitor_id,
                   extract(epoch from (certificate->>'expiresAt')::timestamptz)::float8 as expires
-             from monitors where certificate is not null`,
+             from monitors where certificate is not null and not paused`,
           [],
           'all',
         );

@@ -36,15 +36,34 @@ import { TrackedValueReadingRecord } from './entities/tracked-value-reading.enti
 import { type AssessedMonitor, type CheckAssessment, CheckAssessor } from './check-assessment';
 import type { PageObservation } from './monitor-check-runner';
 import { deriveStatus, isRoutineCheck, type MonitorAsRead } from './routine-check';
+import { expectedAtOf, type HeartbeatSchedule, missedMessage, pingDeadline, slotWasPinged } from './heartbeat-schedule';
 import { type CheckResult, RoutineCheckWriter, MONITOR_RULES_SQL } from './routine-check-writer';
 
 /** The monitor as a check reads it, its alert rules included, and the result already recorded for its slot, if any. */
 type MonitorToCheck = AssessedMonitor &
   MonitorAsRead &
-  Pick<Monitor, 'id'> & {
+  Pick<Monitor, 'id' | 'heartbeat' | 'heartbeatPingedAt' | 'heartbeatStartedAt'> & {
     rulesFingerprint: string;
     recordedCheckId: string | null;
   };
+
+/** What a heartbeat's ping or missed slot moves besides the check: the next deadline, and the last ping. */
+interface HeartbeatMove {
+  nextCheckAt: Date;
+  /** The ping's time; null for a missed slot (which a ping that came meanwhile makes moot). */
+  pingedAt: Date | null;
+}
+
+/** A ping from a heartbeat monitor's job: it ended (well or not), with its exit code and output if it said them. */
+export interface HeartbeatPing {
+  failed: boolean;
+  exitCode: number | null;
+  output: string | null;
+  receivedAt: Date;
+}
+
+/** How much of a failed ping's output its result keeps. */
+const PING_OUTPUT_CHARS = 1000;
 
 /** An alert rule as the check's statement reads it (`MONITOR_RULES_SQL`). */
 type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null };
@@ -52,7 +71,7 @@ type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null 
 interface MonitorToCheckRow {
   id: string;
   workspace_id: string;
-  url: string;
+  url: string | null;
   mode: MonitorMode;
   timeout_seconds: number;
   expected_status_min: number;
@@ -71,6 +90,9 @@ interface MonitorToCheckRow {
   volatile: Volatility;
   visual_threshold: number;
   assertions: ResponseAssertion[];
+  heartbeat: HeartbeatSchedule | null;
+  heartbeat_pinged_at: Date | null;
+  heartbeat_started_at: Date | null;
   created_at: Date;
   rules: RuleRow[];
   rules_fingerprint: string;
@@ -112,7 +134,7 @@ export class MonitorCheckRecorder {
     };
     // The monitor to check, or, when the job is moot or already recorded, what run() answers instead.
     const due = await whenDatabaseAnswers(async (): Promise<MonitorToCheck | { answer: string | null }> => {
-      const monitor = await this.monitorToCheck(job.monitorId, job.region, scheduledFor);
+      const monitor = await this.monitorToCheck({ id: job.monitorId }, { region: job.region, scheduledFor });
       if (!monitor) return { answer: null };
       if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) {
         return { answer: null };
@@ -121,9 +143,78 @@ export class MonitorCheckRecorder {
     }, waitForDatabase);
     if ('answer' in due) return due.answer;
     const monitor = due;
+    if (monitor.heartbeat) return this.recordMissedSlot(monitor, job, monitor.heartbeat);
+    return this.record(monitor, job, new Date(), await this.assessor.assess(monitor));
+  }
 
-    const checkedAt = new Date();
-    const assessment = await this.assessor.assess(monitor);
+  /**
+   * Records a heartbeat ping as its monitor's check: up for a success, down for a failure, the run time since the
+   * job said it started. Answers null for an unknown token, `paused` for a paused monitor (nothing recorded).
+   */
+  async recordPing(token: string, ping: HeartbeatPing): Promise<'recorded' | 'paused' | null> {
+    const monitor = await whenDatabaseAnswers(() => this.monitorToCheck({ token }, null));
+    if (!monitor?.heartbeat) return null;
+    if (monitor.paused) return 'paused';
+    const { receivedAt } = ping;
+    const startedAt = monitor.heartbeatStartedAt;
+    const message = ping.failed
+      ? [`the job failed${ping.exitCode === null ? '' : ` with exit code ${ping.exitCode}`}`, ping.output?.trim()]
+          .filter(Boolean)
+          .join(': ')
+          .slice(0, PING_OUTPUT_CHARS)
+      : null;
+    const observation = heartbeatObservation({
+      ok: !ping.failed,
+      failure: ping.failed ? 'heartbeat_failed' : null,
+      message,
+      responseTimeMs: startedAt && startedAt <= receivedAt ? receivedAt.getTime() - startedAt.getTime() : 0,
+    });
+    const job: MonitorCheckJob = {
+      monitorId: monitor.id,
+      region: monitor.regions[0],
+      scheduledFor: receivedAt.toISOString(),
+      trigger: 'ping',
+    };
+    const move = { nextCheckAt: pingDeadline(monitor.heartbeat, receivedAt), pingedAt: receivedAt };
+    await this.record(monitor, job, receivedAt, assessmentOf(observation), move);
+    return 'recorded';
+  }
+
+  /** Records a heartbeat slot whose deadline passed without a ping: down, with what was expected when. */
+  private async recordMissedSlot(
+    monitor: MonitorToCheck,
+    job: MonitorCheckJob,
+    schedule: HeartbeatSchedule,
+  ): Promise<string | null> {
+    const deadline = new Date(job.scheduledFor);
+    if (slotWasPinged(schedule, deadline, monitor.heartbeatPingedAt)) return null;
+    const observation = heartbeatObservation({
+      ok: false,
+      failure: 'heartbeat_missed',
+      message: missedMessage(schedule, deadline, monitor.heartbeatPingedAt),
+      responseTimeMs: 0,
+    });
+    const move = { nextCheckAt: pingDeadline(schedule, expectedAtOf(schedule, deadline)), pingedAt: null };
+    return this.record(monitor, job, new Date(), assessmentOf(observation), move);
+  }
+
+  /**
+   * Records what a check (or a heartbeat's ping or missed slot) found: through the routine writer when it changes
+   * nothing but counts, otherwise in a transaction of its own under the monitor's row lock. Returns the result's id,
+   * or null for a missed slot a ping made moot meanwhile.
+   */
+  private async record(
+    monitor: MonitorToCheck,
+    job: MonitorCheckJob,
+    checkedAt: Date,
+    assessment: CheckAssessment,
+    heartbeat?: HeartbeatMove,
+  ): Promise<string | null> {
+    const scheduledFor = new Date(job.scheduledFor);
+    const waitForDatabase = {
+      onWait: (error: unknown) =>
+        this.logger.warn({ err: error }, `PostgreSQL is unreachable: check ${monitorCheckJobId(job)} waits for it`),
+    };
     const { observation, content } = assessment;
     const seen = {
       region: job.region,
@@ -137,7 +228,7 @@ export class MonitorCheckRecorder {
       learned: assessment.learned,
     };
     if (isRoutineCheck(monitor, seen)) {
-      const routine = await this.writeRoutine(monitor, job, checkedAt, observation);
+      const routine = await this.writeRoutine(monitor, job, checkedAt, observation, heartbeat);
       if (routine) return routine;
     }
     const draft = assessment.contentChanged && content ? await this.draft(monitor, assessment, content) : null;
@@ -162,6 +253,7 @@ export class MonitorCheckRecorder {
           );
           const again = await tx.findOne(MonitorCheck, { monitor: locked, region: job.region, scheduledFor });
           if (again) return again.id;
+          if (heartbeat && !moveHeartbeat(locked, heartbeat, scheduledFor)) return null;
 
           const check = tx.create(MonitorCheck, { monitor: locked, ...checkResult(job, checkedAt, observation) });
           await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
@@ -195,11 +287,14 @@ export class MonitorCheckRecorder {
     job: MonitorCheckJob,
     checkedAt: Date,
     observation: PageObservation,
+    heartbeat: HeartbeatMove | undefined,
   ): Promise<string | null> {
     return this.routine.write({
       monitorId: monitor.id,
       ...checkResult(job, checkedAt, observation),
+      heartbeat: heartbeat ?? null,
       seen: {
+        heartbeatPingedAt: monitor.heartbeatPingedAt,
         status: monitor.status,
         regionStatus: monitor.regionStatus,
         regions: monitor.regions,
@@ -216,17 +311,21 @@ export class MonitorCheckRecorder {
    * check, and most checks need nothing more. It is the job's own row, read across workspaces to learn whose it is:
    * everything after it runs in the monitor's workspace.
    */
-  private async monitorToCheck(monitorId: string, region: string, scheduledFor: Date): Promise<MonitorToCheck | null> {
+  private async monitorToCheck(
+    which: { id: string } | { token: string },
+    slot: { region: string; scheduledFor: Date } | null,
+  ): Promise<MonitorToCheck | null> {
     const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
       `select m.id, m.workspace_id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
               m.screenshot_key, m.metadata, m.certificate, m.volatile, m.visual_threshold, m.assertions, m.created_at,
+              m.heartbeat, m.heartbeat_pinged_at, m.heartbeat_started_at,
               rules.list as rules, md5(rules.list::text) as rules_fingerprint,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
          from monitors m cross join lateral (select ${MONITOR_RULES_SQL} as list) rules
-        where m.id = ?`,
-      [region, scheduledFor.toISOString(), monitorId],
+        where ${'id' in which ? 'm.id' : 'm.heartbeat_token'} = ?`,
+      [slot?.region ?? null, slot?.scheduledFor.toISOString() ?? null, 'id' in which ? which.id : which.token],
       'all',
     );
     if (!row) return null;
@@ -252,6 +351,9 @@ export class MonitorCheckRecorder {
       volatile: row.volatile,
       visualThreshold: row.visual_threshold,
       assertions: row.assertions,
+      heartbeat: row.heartbeat,
+      heartbeatPingedAt: row.heartbeat_pinged_at && new Date(row.heartbeat_pinged_at),
+      heartbeatStartedAt: row.heartbeat_started_at && new Date(row.heartbeat_started_at),
       createdAt: new Date(row.created_at),
       rules: row.rules.map(({ notifiedAtMs, ...rule }) => ({
         ...rule,
@@ -467,6 +569,53 @@ export class MonitorCheckRecorder {
     monitor.trackedState = state;
     return changes;
   }
+}
+
+/**
+ * Moves a heartbeat monitor under its row lock: its next deadline, and for a ping, the last ping (a ping older than
+ * the one recorded moves nothing). False for a missed slot that a ping made moot since it was read: it is not recorded.
+ */
+function moveHeartbeat(monitor: Monitor, move: HeartbeatMove, slot: Date): boolean {
+  if (move.pingedAt === null) {
+    if (monitor.heartbeat && slotWasPinged(monitor.heartbeat, slot, monitor.heartbeatPingedAt)) return false;
+    monitor.nextCheckAt = monitor.paused ? null : move.nextCheckAt;
+    return true;
+  }
+  if (monitor.heartbeatPingedAt && monitor.heartbeatPingedAt >= move.pingedAt) return true;
+  monitor.heartbeatPingedAt = move.pingedAt;
+  monitor.heartbeatStartedAt = null;
+  monitor.nextCheckAt = monitor.paused ? null : move.nextCheckAt;
+  return true;
+}
+
+/** What a heartbeat's ping or missed slot observed: no page, only a verdict, a message and the run time. */
+function heartbeatObservation(
+  verdict: Pick<PageObservation, 'ok' | 'failure' | 'message' | 'responseTimeMs'>,
+): PageObservation {
+  return {
+    ...verdict,
+    statusCode: null,
+    finalUrl: null,
+    content: null,
+    certificate: null,
+    screenshot: null,
+    metadata: null,
+  };
+}
+
+/** An observation with nothing to compare: no content, metadata, screenshot or learned movement. */
+function assessmentOf(observation: PageObservation): CheckAssessment {
+  return {
+    observation,
+    content: null,
+    contentChanged: false,
+    volatile: { lines: [], regions: [] },
+    learned: false,
+    metadata: null,
+    metadataChanges: [],
+    visual: null,
+    storedText: null,
+  };
 }
 
 /** A check's result as both ways of recording it store it. */

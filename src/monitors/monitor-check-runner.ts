@@ -35,6 +35,9 @@ export type CheckTarget = Pick<
   | 'createdAt'
 >;
 
+/** A monitor with a page to check. */
+type PageTarget = CheckTarget & { url: string };
+
 /** Runs one check of a monitor's page: a plain HTTP fetch, or a render in Chromium for browser monitors. */
 @Injectable()
 export class MonitorCheckRunner {
@@ -44,10 +47,13 @@ export class MonitorCheckRunner {
   ) {}
 
   observe(monitor: CheckTarget): Promise<PageObservation> {
-    return monitor.mode === 'browser' ? this.render(monitor) : this.fetch(monitor);
+    // Heartbeat monitors have no page: their pings and missed slots are recorded without a look.
+    if (monitor.url === null) throw new Error(`a ${monitor.mode} monitor has no page to check`);
+    const page = { ...monitor, url: monitor.url };
+    return monitor.mode === 'browser' ? this.render(page) : this.fetch(page);
   }
 
-  private async fetch(monitor: CheckTarget): Promise<PageObservation> {
+  private async fetch(monitor: PageTarget): Promise<PageObservation> {
     const result = await checkHttp({
       url: monitor.url,
       expectations: this.expectations(monitor),
@@ -59,7 +65,7 @@ export class MonitorCheckRunner {
     return { ...result, screenshot: null, metadata: metadataOf(result) };
   }
 
-  private async render(monitor: CheckTarget): Promise<PageObservation> {
+  private async render(monitor: PageTarget): Promise<PageObservation> {
     // The engine's own step timeouts bound a render; a browser monitor's statuses outside 2xx always fail.
     const result = await this.capture.engine.capture({
       url: monitor.url,

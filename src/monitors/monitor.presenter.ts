@@ -1,12 +1,21 @@
 import { daysLeft, type ServedCertificate } from '../../libs/net-guard';
 import { API_PREFIX } from '../http/version-alias.middleware';
-import type { CheckResultDto, MonitorDto, ServedCertificateDto, TrackedValueDto } from './dto/monitor.dto';
+import type {
+  CheckResultDto,
+  HeartbeatDto,
+  MonitorDto,
+  ServedCertificateDto,
+  TrackedValueDto,
+} from './dto/monitor.dto';
 import type { MonitorCheck } from './entities/monitor-check.entity';
 import type { Monitor } from './entities/monitor.entity';
 import type { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
 
 /** The public URL path of a badge. */
 export const badgePath = (token: string): string => `${API_PREFIX}/badges/${token}.svg`;
+
+/** The public URL path a heartbeat monitor's job pings. */
+export const pingPath = (token: string): string => `${API_PREFIX}/ping/${token}`;
 
 /** A monitor in its wire shape (openapi.yaml's Monitor). */
 export function presentMonitor(monitor: Monitor): MonitorDto {
@@ -28,6 +37,7 @@ export function presentMonitor(monitor: Monitor): MonitorDto {
     status: monitor.status,
     paused: monitor.paused,
     certificate: monitor.certificate && certificateView(monitor.certificate, new Date()),
+    heartbeat: heartbeatView(monitor),
     badge_enabled: monitor.badgeToken !== null,
     badge_url: monitor.badgeToken === null ? null : badgePath(monitor.badgeToken),
     last_checked_at: monitor.lastCheckedAt?.toISOString() ?? null,
@@ -51,6 +61,22 @@ export function presentCheck(check: MonitorCheck): CheckResultDto {
     message: check.message,
     content_hash: check.contentHash,
     certificate: check.certificate && certificateView(check.certificate, check.checkedAt),
+  };
+}
+
+/** A heartbeat monitor's ping URL, schedule and last run; null for other monitors. */
+function heartbeatView(monitor: Monitor): HeartbeatDto | null {
+  const { heartbeat: schedule, heartbeatToken: token } = monitor;
+  if (!schedule || !token) return null;
+  return {
+    ping_url: pingPath(token),
+    interval_seconds: schedule.intervalSeconds,
+    cron: schedule.cron,
+    timezone: schedule.timezone,
+    grace_seconds: schedule.graceSeconds,
+    last_ping_at: monitor.heartbeatPingedAt?.toISOString() ?? null,
+    started_at: monitor.heartbeatStartedAt?.toISOString() ?? null,
+    next_ping_due_at: monitor.paused ? null : (monitor.nextCheckAt?.toISOString() ?? null),
   };
 }
 

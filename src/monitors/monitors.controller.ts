@@ -9,6 +9,8 @@ import { IdParams } from '../common/validation/id-params';
 import { API_PREFIX } from '../http/version-alias.middleware';
 import {
   BadgeDto,
+  CheckResultDto,
+  CheckResultListDto,
   CheckRunDto,
   MonitorDto,
   MonitorListDto,
@@ -16,7 +18,7 @@ import {
   TrackedValueListDto,
   UptimeDto,
 } from './dto/monitor.dto';
-import { TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
+import { ChecksQuery, TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
 import { CreateMonitorDto, ListMonitorsQuery, SetRegionsDto, UpdateMonitorDto } from './dto/monitor-requests.dto';
 import { MonitorsService } from './monitors.service';
 import { Idempotent } from '../common/idempotency';
@@ -90,7 +92,7 @@ export class MonitorsController {
     summary: 'Check a monitor now, in each of its regions, and return the results',
   })
   @ApiOkResponse({ type: CheckRunDto, description: 'The results, one per region, and the monitor as they left it.' })
-  @ApiProblemResponses(400, 404, 503)
+  @ApiProblemResponses(400, 404, 409, 503)
   check(@Param() { id }: IdParams): Promise<CheckRunDto> {
     return this.monitors.checkNow(id);
   }
@@ -140,6 +142,15 @@ export class MonitorsController {
   @ApiProblemResponses(400, 404)
   disableBadge(@Param() { id }: IdParams): Promise<void> {
     return this.monitors.disableBadge(id);
+  }
+
+  @Get(':id/checks')
+  @RequireScopes('monitors:read')
+  @ApiOperation({ operationId: 'listMonitorChecks', summary: "A monitor's check results, newest first" })
+  @ApiOkResponse({ type: CheckResultListDto, description: 'A page of results, newest first.' })
+  @ApiProblemResponses(400, 404)
+  checks(@Param() { id }: IdParams, @Query() query: ChecksQuery): Promise<Page<CheckResultDto>> {
+    return this.monitors.checks(id, query);
   }
 
   @Get(':id/tracked-values')

@@ -7,6 +7,8 @@ import { runsScheduler, runsWorkers, servesHttp } from '../config/roles';
 import { monitorCheckQueue } from '../queues/jobs';
 import { CaptureModule } from '../capture/capture.module';
 import { BadgesController } from './badges.controller';
+import { HeartbeatsController } from './heartbeats.controller';
+import { HeartbeatsService } from './heartbeats.service';
 import { MonitorCheckProcessor } from './monitor-check.processor';
 import { MonitorCheckRecorder } from './monitor-check-recorder';
 import { RoutineCheckWriter } from './routine-check-writer';
@@ -29,9 +31,11 @@ export class MonitorsModule {
         CaptureModule,
         ...(runsScheduler(config) ? [ScheduleModule.forRoot()] : []),
       ],
-      controllers: servesHttp(config) ? [MonitorsController, BadgesController] : [],
+      controllers: servesHttp(config) ? [MonitorsController, BadgesController, HeartbeatsController] : [],
       providers: [
         MonitorsService,
+        // Pings are answered by the API, rate limited like it.
+        ...(servesHttp(config) ? [HeartbeatsService] : []),
         {
           provide: MonitorQueues,
           useFactory: (...queues: Queue[]) => new MonitorQueues(config.regions, queues),

@@ -12,8 +12,16 @@ import { ArtifactStore } from '../artifacts/artifact-store';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { MonitorCheckJob } from '../queues/jobs';
 import { PlanGate } from '../users/plan-gate';
-import type { BadgeStyle, BadgeDto, CheckRunDto, MonitorDto, TrackedValueDto, UptimeDto } from './dto/monitor.dto';
-import type { TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
+import type {
+  BadgeStyle,
+  BadgeDto,
+  CheckResultDto,
+  CheckRunDto,
+  MonitorDto,
+  TrackedValueDto,
+  UptimeDto,
+} from './dto/monitor.dto';
+import type { ChecksQuery, TrackedValuesQuery, UptimeQuery } from './dto/monitor-queries.dto';
 import type {
   CreateMonitorDto,
   ExpectedStatusDto,
@@ -27,6 +35,9 @@ import { TrackedValueReadingRecord } from './entities/tracked-value-reading.enti
 import { badgePath, presentCheck, presentMonitor, presentReading } from './monitor.presenter';
 import { MonitorQueues } from './monitor-queues';
 import { UptimeReader } from './uptime-reader';
+import { AlertRule } from '../alerts/entities/alert-rule.entity';
+import { creationKind, newPingToken, updatedKind } from './heartbeat-input';
+import { pingDeadline, scheduleIntervalSeconds } from './heartbeat-schedule';
 
 /** A new or resumed monitor's first check comes within this, spread at random: never a burst. */
 const FIRST_CHECK_SPREAD_MS = 60_000;
@@ -75,23 +86,34 @@ export class MonitorsService {
    */
   async createMany(principal: WorkspacePrincipal, bodies: CreateMonitorDto[]): Promise<MonitorDto[]> {
     const checkedHosts = new Set<string>();
+    const schedules = bodies.map(creationKind);
     for (const body of bodies) {
       this.knownRegions(body.regions ?? [this.config.regions[0]]);
       this.assertStatusRange(body.expected_status);
       assertionsOf(body.mode ?? 'http', body.assertions);
+      if (body.url === undefined) continue;
       // Pages of one site share a host: its addresses are looked up once.
       const { host } = new URL(body.url);
       if (!checkedHosts.has(host)) await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
       checkedHosts.add(host);
     }
     const monitors = await this.planGate.withRoom(principal.workspace.id, 'monitors', Monitor, bodies.length, (tx) =>
-      bodies.map((body) => {
+      bodies.map((body, index) => {
+        const schedule = schedules[index];
         const monitor = tx.create(Monitor, {
           workspace: principal.workspace.id,
           createdBy: principal.userId,
           name: body.name,
-          url: body.url,
+          url: body.url ?? null,
+          // A heartbeat's missed pings are recorded by the first region's workers, like any check.
           regions: this.knownRegions(body.regions ?? [this.config.regions[0]]),
+          ...(schedule
+            ? {
+                heartbeat: schedule,
+                heartbeatToken: newPingToken(),
+                intervalSeconds: scheduleIntervalSeconds(schedule),
+              }
+            : {}),
           ...(body.mode ? { mode: body.mode } : {}),
           ...(body.interval_seconds ? { intervalSeconds: body.interval_seconds } : {}),
           ...(body.timeout_seconds ? { timeoutSeconds: body.timeout_seconds } : {}),
@@ -117,10 +139,24 @@ export class MonitorsService {
 
   async update(id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
     const monitor = await this.owned(id);
+    const schedule = updatedKind(monitor.mode, body);
     this.assertStatusRange(body.expected_status);
-    if (body.url !== undefined) {
+    if (schedule) {
+      monitor.heartbeat = schedule;
+      monitor.intervalSeconds = scheduleIntervalSeconds(schedule);
+      // The new schedule counts from now: a job is not late for a slot it was not told of.
+      if (!monitor.paused) monitor.nextCheckAt = this.firstCheckAt(monitor);
+    }
+    if (body.url !== undefined && body.url !== monitor.url) {
       await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
       monitor.url = body.url;
+      // Another address serves another certificate: the old one and what its rules fired for are forgotten.
+      monitor.certificate = null;
+      await this.em.nativeUpdate(
+        AlertRule,
+        { monitor, event: 'certificate_expiry' },
+        { state: 'ok', notifiedAt: null, firedFor: null },
+      );
     }
     if (body.name !== undefined) monitor.name = body.name;
     if (body.mode !== undefined) monitor.mode = body.mode;
@@ -184,6 +220,9 @@ export class MonitorsService {
    */
   async checkNow(id: string): Promise<CheckRunDto> {
     const monitor = await this.owned(id);
+    if (monitor.mode === 'heartbeat') {
+      throw new DomainError('no_page', 'A heartbeat monitor is not checked: its job pings it.');
+    }
     const scheduledFor = new Date().toISOString();
     const jobs: MonitorCheckJob[] = monitor.regions.map((region) => ({
       monitorId: monitor.id,
@@ -251,6 +290,16 @@ export class MonitorsService {
     return makeBadge({ label, message: look.message, color: look.color, style });
   }
 
+  async checks(id: string, query: ChecksQuery): Promise<Page<CheckResultDto>> {
+    const monitor = await this.owned(id);
+    const [checks, total] = await this.em.findAndCount(
+      MonitorCheck,
+      { monitor, ...(query.region ? { region: query.region } : {}) },
+      { orderBy: { checkedAt: 'desc', id: 'asc' }, ...pageWindow(query) },
+    );
+    return pageOf(checks.map(presentCheck), total, query);
+  }
+
   async trackedValues(id: string, query: TrackedValuesQuery): Promise<Page<TrackedValueDto>> {
     const monitor = await this.owned(id);
     const { offset, limit } = pageWindow(query);
@@ -295,7 +344,9 @@ export class MonitorsService {
     return specs.map(({ name, selector, kind }) => ({ name, selector, kind }));
   }
 
+  /** A new or resumed monitor's first check, spread at random; for a heartbeat monitor, its first ping's deadline. */
   private firstCheckAt(monitor: Monitor): Date {
+    if (monitor.heartbeat) return pingDeadline(monitor.heartbeat, new Date());
     const spread = Math.min(FIRST_CHECK_SPREAD_MS, monitor.intervalSeconds * 1000);
     return new Date(Date.now() + Math.floor(Math.random() * spread));
   }

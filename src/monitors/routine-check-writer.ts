@@ -43,7 +43,11 @@ export const RULES_FINGERPRINT_SQL = `md5(${MONITOR_RULES_SQL}::text)`;
  */
 export interface RoutineCheck extends CheckResult {
   monitorId: string;
+  /** A heartbeat's ping or missed slot: the next deadline it sets, and the ping's time (null for a missed slot). */
+  heartbeat: { nextCheckAt: Date; pingedAt: Date | null } | null;
   seen: {
+    /** The monitor's last heartbeat ping: a missed slot is only written while no ping came since. */
+    heartbeatPingedAt: Date | null;
     status: MonitorStatus;
     regionStatus: RegionStatus;
     regions: string[];
@@ -81,13 +85,19 @@ with checks as (
   select * from jsonb_to_recordset(?::jsonb) as c(
     monitor_id uuid, region text, trigger text, scheduled_for timestamptz, checked_at timestamptz, ok boolean,
     status_code int, response_time_ms int, failure text, message text, content_hash text, certificate jsonb,
-    seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text,
+    next_check_at timestamptz, pinged_at timestamptz, seen_pinged_at timestamptz, seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text,
     seen_certificate jsonb, seen_rules_fingerprint text)
 ),
 touched as (
   update monitors m
-     set last_checked_at = greatest(m.last_checked_at, latest.checked_at), updated_at = now()
-    from (select monitor_id, max(checked_at) as checked_at from checks group by monitor_id) latest
+     set last_checked_at = greatest(m.last_checked_at, latest.checked_at), updated_at = now(),
+         -- heartbeats: the latest ping's (or missed slot's) deadline, and the latest ping, which ends a started run
+         next_check_at = coalesce(latest.next_check_at, m.next_check_at),
+         heartbeat_pinged_at = greatest(m.heartbeat_pinged_at, latest.pinged_at),
+         heartbeat_started_at = case when latest.pinged_at is null then m.heartbeat_started_at end
+    from (select monitor_id, max(checked_at) as checked_at, max(next_check_at) as next_check_at,
+                 max(pinged_at) as pinged_at
+            from checks group by monitor_id) latest
    where m.id = latest.monitor_id
      and not m.paused
      -- every check of the batch for this monitor was decided on the monitor and rules as they still are (a routine
@@ -100,6 +110,7 @@ touched as (
                or m.regions <> c.seen_regions
                or m.content_hash is distinct from c.seen_content_hash
                or m.certificate is distinct from c.seen_certificate
+               or m.heartbeat_pinged_at is distinct from c.seen_pinged_at
                or ${RULES_FINGERPRINT_SQL} <> c.seen_rules_fingerprint))
   returning m.id
 ),
@@ -197,6 +208,9 @@ export class RoutineCheckWriter {
       message: check.message,
       content_hash: check.contentHash,
       certificate: check.certificate,
+      next_check_at: check.heartbeat?.nextCheckAt.toISOString() ?? null,
+      pinged_at: check.heartbeat?.pingedAt?.toISOString() ?? null,
+      seen_pinged_at: check.seen.heartbeatPingedAt?.toISOString() ?? null,
       seen_status: check.seen.status,
       seen_region_status: check.seen.regionStatus,
       seen_regions: check.seen.regions,

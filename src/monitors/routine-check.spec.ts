@@ -24,7 +24,7 @@ function rule(overrides: Partial<IncidentRule> = {}): IncidentRule {
 }
 
 /** A certificate served at NOW with `days` whole days left. */
-function certificate(days: number, fingerprintSha256 = `FP-${days}`) {
+function certificate(days: number, fingerprintSha256 = `FP-${days}`, verified = true) {
   const expiresAt = new Date(NOW.getTime() + days * 86_400_000 + 3_600_000).toISOString();
   return {
     expiresAt,
@@ -32,6 +32,7 @@ function certificate(days: number, fingerprintSha256 = `FP-${days}`) {
     issuer: 'CN=Test CA',
     subject: 'CN=shop',
     fingerprintSha256,
+    verified,
   };
 }
 
@@ -216,10 +217,30 @@ describe('nextRuleState of a certificate_expiry rule', () => {
       state: 'ok',
       streaks: {},
       notifiedAt: null,
-      firedFor: null,
+      firedFor: 'FP-5',
       notify: 'recovered',
     });
     expect(nextRuleState({ ...firing, notifyRecovery: false }, ['eu'], renewed).notify).toBeNull();
+  });
+
+  it('never alerts twice for one certificate: two served in turn tell one expiry and one renewal', () => {
+    let current = expiry();
+    const told: (string | null)[] = [];
+    for (const served of [certificate(5), certificate(90), certificate(5), certificate(90), certificate(5)]) {
+      const next = nextRuleState(current, ['eu'], check({ certificate: served }));
+      told.push(next.notify);
+      current = { ...current, state: next.state, notifiedAt: next.notifiedAt, firedFor: next.firedFor };
+    }
+    expect(told).toEqual(['down', 'recovered', null, null, null]);
+  });
+
+  it('is not ended by the same certificate read with more days left, nor by a refused one', () => {
+    const firing = expiry({ state: 'firing', firedFor: 'FP-5', notifiedAt: NOW });
+    // An earlier check of the same certificate committing late.
+    expect(nextRuleState(firing, ['eu'], check({ certificate: certificate(20, 'FP-5') })).notify).toBeNull();
+    // A default certificate for another host, refused by the check, with a later date.
+    const refused = nextRuleState(firing, ['eu'], check({ ok: false, certificate: certificate(300, 'WRONG', false) }));
+    expect(refused).toMatchObject({ state: 'firing', notify: null, firedFor: 'FP-5' });
   });
 
   it('leaves the rule as it is when the check was served no certificate', () => {

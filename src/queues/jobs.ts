@@ -1,3 +1,4 @@
+import type { CheckTrigger } from '../monitors/entities/monitor-check.entity';
 import type { JobOptions } from 'bull';
 
 /**
@@ -53,7 +54,8 @@ export interface MonitorCheckJob {
   region: string;
   /** The slot (ISO time): when the check was due, or asked for. Its result is keyed by monitor, region and slot. */
   scheduledFor: string;
-  trigger: 'scheduled' | 'manual';
+  /** `ping`: a heartbeat ping, recorded by the API as it arrives (never queued). */
+  trigger: CheckTrigger;
 }
 
 /** Retries with exponential backoff; finished jobs are kept briefly for inspection, then dropped. */

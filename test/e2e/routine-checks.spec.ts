@@ -87,7 +87,9 @@ describe('routine checks', () => {
       message: null,
       contentHash: row.content_hash,
       certificate: null,
+      heartbeat: null,
       seen: {
+        heartbeatPingedAt: null,
         status: row.status,
         regionStatus: row.region_status,
         regions: row.regions,

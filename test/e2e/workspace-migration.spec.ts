@@ -35,8 +35,21 @@ const REMOVED_COLUMNS: Partial<Record<Table, string[]>> = {
 const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
   api_keys: ['workspace_id', 'created_by_id'],
   // And, from later migrations: what a monitor learned moves and its visual threshold (Migration20261127143315).
-  // And Migration20261128005216: its response assertions; Migration20261128030144: the certificate it was served.
-  monitors: ['workspace_id', 'created_by_id', 'visual_threshold', 'volatile', 'metadata', 'assertions', 'certificate'],
+  // And Migration20261128005216: its response assertions; Migration20261128030144: the certificate it was served;
+  // Migration20261128032318: heartbeats.
+  monitors: [
+    'workspace_id',
+    'created_by_id',
+    'visual_threshold',
+    'volatile',
+    'metadata',
+    'assertions',
+    'certificate',
+    'heartbeat',
+    'heartbeat_token',
+    'heartbeat_pinged_at',
+    'heartbeat_started_at',
+  ],
   monitor_checks: ['certificate'],
   changes: ['workspace_id', 'visual', 'metadata', 'diff_screenshot_key'],
   // Migration20261127225317: a release check's source.

@@ -62,8 +62,12 @@ export function problemFrom(error: unknown, instance: string): ProblemResponse {
     return problem(error.code, error.message, instance, error.members, error.headers);
   }
   switch (bodyParserErrorType(error)) {
-    case 'entity.too.large':
-      return problem('payload_too_large', 'The request body is larger than 1 MiB.', instance);
+    case 'entity.too.large': {
+      // The parser's own limit: 1 MiB for JSON bodies, 10 KiB for a heartbeat ping's output.
+      const limit = Number((error as { limit?: unknown }).limit ?? 1024 * 1024);
+      const size = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
+      return problem('payload_too_large', `The request body is larger than ${size}.`, instance);
+    }
     case 'entity.parse.failed':
       return problem('validation_failed', 'The request body is not valid JSON.', instance, {
         errors: [{ field: 'body', message: 'must be valid JSON' }],

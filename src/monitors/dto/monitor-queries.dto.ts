@@ -24,6 +24,11 @@ export class TrackedValuesQuery extends PageQuery {
   name?: string;
 }
 
+export class ChecksQuery extends PageQuery {
+  @TextField({ optional: true, maxLength: 50, description: "Only this region's results." })
+  region?: string;
+}
+
 export const BADGE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export class BadgeParams {

@@ -78,12 +78,33 @@ export class MonitorAssertionInputDto {
 const AssertionsField = (description: string) =>
   NestedArrayField(() => MonitorAssertionInputDto, { optional: true, minItems: 0, maxItems: 20, description });
 
+/** When a heartbeat monitor expects its pings (`heartbeatScheduleOf` checks that they make one schedule). */
+export class HeartbeatInputDto {
+  @IntField({ optional: true, min: 10, max: 2_592_000 })
+  interval_seconds?: number;
+
+  @TextField({ optional: true, minLength: 9, maxLength: 100, description: 'For instance `0 3 * * *`.' })
+  cron?: string;
+
+  @TextField({ optional: true, maxLength: 64, description: 'An IANA time zone for `cron`. Defaults to `UTC`.' })
+  timezone?: string;
+
+  @IntField({ optional: true, min: 0, max: 86_400, description: 'How late a ping may be before it is missed.' })
+  grace_seconds?: number;
+}
+
 export class CreateMonitorDto {
   @TextField({ maxLength: 200 })
   name: string;
 
-  @HttpUrlField({ description: 'A public http(s) URL without credentials.' })
-  url: string;
+  @HttpUrlField({
+    optional: true,
+    description: 'A public http(s) URL without credentials. Required, except for `heartbeat` monitors.',
+  })
+  url?: string;
+
+  @NestedField(() => HeartbeatInputDto, { optional: true })
+  heartbeat?: HeartbeatInputDto;
 
   @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
   mode?: MonitorMode;
@@ -147,6 +168,9 @@ export class UpdateMonitorDto {
 
   @HttpUrlField({ optional: true, description: 'A public http(s) URL without credentials.' })
   url?: string;
+
+  @NestedField(() => HeartbeatInputDto, { optional: true })
+  heartbeat?: HeartbeatInputDto;
 
   @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
   mode?: MonitorMode;

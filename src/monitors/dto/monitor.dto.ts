@@ -22,6 +22,8 @@ export const CHECK_FAILURES = [
   'too_large',
   'assertion',
   'certificate',
+  'heartbeat_missed',
+  'heartbeat_failed',
 ] as const satisfies readonly CheckFailure[];
 export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
 export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
@@ -77,6 +79,37 @@ export class ServedCertificateDto {
   days_left: number;
 }
 
+export class HeartbeatDto {
+  @ApiProperty({ type: 'string', description: 'The secret URL a job pings.' })
+  ping_url: string;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  interval_seconds: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  cron: string | null;
+
+  @ApiProperty({ type: 'string' })
+  timezone: string;
+
+  @ApiProperty({ type: 'integer' })
+  grace_seconds: number;
+
+  @ApiProperty({ ...nullableDateTime, description: 'The last success or failure ping.' })
+  last_ping_at: string | null;
+
+  @ApiProperty({ ...nullableDateTime, description: 'When the running job said it started; null once it ended.' })
+  started_at: string | null;
+
+  @ApiProperty({ ...nullableDateTime, description: 'When the next ping is missed; null while paused.' })
+  next_ping_due_at: string | null;
+}
+
+export class PingReceiptDto {
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  received_at: string;
+}
+
 export class MonitorDto {
   @ApiProperty({ type: 'string', format: 'uuid' })
   id: string;
@@ -84,8 +117,8 @@ export class MonitorDto {
   @ApiProperty({ type: 'string' })
   name: string;
 
-  @ApiProperty({ type: 'string' })
-  url: string;
+  @ApiProperty({ ...nullableString, description: 'The checked URL; null for `heartbeat` monitors.' })
+  url: string | null;
 
   @ApiProperty({ enum: MONITOR_MODES, enumName: 'MonitorMode' })
   mode: MonitorMode;
@@ -140,6 +173,9 @@ export class MonitorDto {
     description: 'The certificate the latest HTTPS check was served (null before one, and for plain HTTP).',
   })
   certificate: ServedCertificateDto | null;
+
+  @ApiProperty({ type: () => HeartbeatDto, nullable: true, description: '`heartbeat` monitors: the ping URL.' })
+  heartbeat: HeartbeatDto | null;
 
   @ApiProperty({ type: 'boolean' })
   badge_enabled: boolean;
@@ -204,6 +240,8 @@ export class CheckResultDto {
   })
   certificate: ServedCertificateDto | null;
 }
+
+export class CheckResultListDto extends PageOf(CheckResultDto, 'CheckResultList') {}
 
 export class CheckRunDto {
   @ApiProperty({ type: () => MonitorDto })

@@ -5,7 +5,7 @@ import type { ServedCertificate } from '../../../libs/net-guard';
 import type { CheckFailure } from '../../../libs/page-check';
 import { Monitor } from './monitor.entity';
 
-export const CHECK_TRIGGERS = ['scheduled', 'manual'] as const;
+export const CHECK_TRIGGERS = ['scheduled', 'manual', 'ping'] as const;
 export type CheckTrigger = (typeof CHECK_TRIGGERS)[number];
 
 /** One check of one monitor from one region. Raw results are pruned after CHECK_RETENTION_DAYS. */

@@ -5,12 +5,13 @@ import type { Region } from '../../../libs/compare';
 import type { ServedCertificate } from '../../../libs/net-guard';
 import type { ResponseAssertion, TrackedValueReading, TrackedValueSpec } from '../../../libs/page-check';
 import { User } from '../../users/user.entity';
+import type { HeartbeatSchedule } from '../heartbeat-schedule';
 import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
 
 export const MONITOR_STATUSES = ['up', 'down', 'paused', 'pending'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
-export const MONITOR_MODES = ['http', 'browser'] as const;
+export const MONITOR_MODES = ['http', 'browser', 'heartbeat'] as const;
 export type MonitorMode = (typeof MONITOR_MODES)[number];
 
 /** Each region's latest verdict; the monitor's status is derived from it. */
@@ -58,8 +59,9 @@ export class Monitor {
   @Property({ type: 'text' })
   name: string;
 
-  @Property({ type: 'text' })
-  url: string;
+  /** The checked page; null for heartbeat monitors, which are pinged instead. */
+  @Property({ type: 'text', nullable: true })
+  url: string | null;
 
   @Property({ type: 'text' })
   mode: MonitorMode & Opt = 'http';
@@ -134,6 +136,22 @@ export class Monitor {
   /** The title, robots, canonical and status class of the last passing check: the "before" of a metadata change. */
   @Property({ type: 'json', nullable: true })
   metadata: PageMetadata | null = null;
+
+  /** Heartbeat monitors: when pings are expected. Their `nextCheckAt` is the next ping's deadline. */
+  @Property({ type: 'json', nullable: true })
+  heartbeat: HeartbeatSchedule | null = null;
+
+  /** Heartbeat monitors: the secret of the ping URL. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  heartbeatToken: string | null = null;
+
+  /** Heartbeat monitors: the last success or failure ping. */
+  @Property({ type: 'timestamptz', nullable: true })
+  heartbeatPingedAt: Date | null = null;
+
+  /** Heartbeat monitors: when the running job said it started; null once it ended. */
+  @Property({ type: 'timestamptz', nullable: true })
+  heartbeatStartedAt: Date | null = null;
 
   /** The certificate the latest HTTPS check was served, from any region. */
   @Property({ type: 'json', nullable: true })

@@ -1,0 +1,88 @@
+import {
+  expectedAtOf,
+  type HeartbeatSchedule,
+  heartbeatScheduleOf,
+  isScheduleProblem,
+  missedMessage,
+  nextExpectedAt,
+  pingDeadline,
+  scheduleIntervalSeconds,
+  slotWasPinged,
+} from './heartbeat-schedule';
+
+const at = (iso: string) => new Date(iso);
+
+function schedule(input: Parameters<typeof heartbeatScheduleOf>[0]): HeartbeatSchedule {
+  const made = heartbeatScheduleOf(input);
+  if (isScheduleProblem(made)) throw new Error(made.message);
+  return made;
+}
+
+describe('heartbeatScheduleOf', () => {
+  it('takes an interval or a cron expression in a zone, with 300 s of grace by default', () => {
+    expect(schedule({ interval_seconds: 3600 })).toEqual({
+      intervalSeconds: 3600,
+      cron: null,
+      timezone: 'UTC',
+      graceSeconds: 300,
+    });
+    expect(schedule({ cron: '0 3 * * *', timezone: 'Europe/Paris', grace_seconds: 0 })).toEqual({
+      intervalSeconds: null,
+      cron: '0 3 * * *',
+      timezone: 'Europe/Paris',
+      graceSeconds: 0,
+    });
+  });
+
+  it('names the field of each problem', () => {
+    const problem = (input: Parameters<typeof heartbeatScheduleOf>[0]) => heartbeatScheduleOf(input);
+    expect(problem({})).toEqual({ field: 'heartbeat', message: 'give either interval_seconds or cron' });
+    expect(problem({ interval_seconds: 60, cron: '* * * * *' })).toMatchObject({ field: 'heartbeat' });
+    expect(problem({ interval_seconds: 60, timezone: 'UTC' })).toMatchObject({ field: 'heartbeat.timezone' });
+    expect(problem({ cron: '0 3 * * *', timezone: 'Europe/Atlantis' })).toEqual({
+      field: 'heartbeat.timezone',
+      message: 'Europe/Atlantis is not an IANA time zone',
+    });
+    expect(problem({ cron: '61 * * * *' })).toMatchObject({ field: 'heartbeat.cron' });
+    expect(problem({ cron: '*/5 * * * * *' })).toEqual({
+      field: 'heartbeat.cron',
+      message: 'runs more often than every 10 seconds',
+    });
+  });
+});
+
+describe('the deadlines of a schedule', () => {
+  it('expects the next ping an interval after the last, and misses it after the grace', () => {
+    const hourly = schedule({ interval_seconds: 3600, grace_seconds: 120 });
+    const ping = at('2026-11-28T10:00:30Z');
+    expect(nextExpectedAt(hourly, ping)).toEqual(at('2026-11-28T11:00:30Z'));
+    expect(pingDeadline(hourly, ping)).toEqual(at('2026-11-28T11:02:30Z'));
+    expect(expectedAtOf(hourly, at('2026-11-28T11:02:30Z'))).toEqual(at('2026-11-28T11:00:30Z'));
+  });
+
+  it('expects a cron job at its local time across a daylight-saving change', () => {
+    const nightly = schedule({ cron: '30 3 * * *', timezone: 'Europe/Paris', grace_seconds: 600 });
+    // Paris is UTC+1 in winter and UTC+2 from 29 March 2026.
+    expect(nextExpectedAt(nightly, at('2026-03-28T03:00:00Z'))).toEqual(at('2026-03-29T01:30:00Z'));
+    expect(nextExpectedAt(nightly, at('2026-03-27T03:00:00Z'))).toEqual(at('2026-03-28T02:30:00Z'));
+    expect(pingDeadline(nightly, at('2026-03-28T03:00:00Z'))).toEqual(at('2026-03-29T01:40:00Z'));
+    expect(scheduleIntervalSeconds(nightly, at('2026-06-01T00:00:00Z'))).toBe(86_400);
+  });
+
+  it('knows a slot was pinged when a ping came at or after its expected time', () => {
+    const hourly = schedule({ interval_seconds: 3600, grace_seconds: 300 });
+    const deadline = at('2026-11-28T11:05:00Z');
+    expect(slotWasPinged(hourly, deadline, null)).toBe(false);
+    expect(slotWasPinged(hourly, deadline, at('2026-11-28T10:00:00Z'))).toBe(false);
+    expect(slotWasPinged(hourly, deadline, at('2026-11-28T11:00:00Z'))).toBe(true);
+    expect(slotWasPinged(hourly, deadline, at('2026-11-28T11:06:00Z'))).toBe(true);
+  });
+
+  it('says what was missed, and since when', () => {
+    const hourly = schedule({ interval_seconds: 3600, grace_seconds: 300 });
+    expect(missedMessage(hourly, at('2026-11-28T11:05:00Z'), at('2026-11-28T10:00:00Z'))).toBe(
+      'no ping since 2026-11-28T10:00:00.000Z; one was expected at 2026-11-28T11:00:00.000Z (300 s of grace)',
+    );
+    expect(missedMessage(hourly, at('2026-11-28T11:05:00Z'), null)).toMatch(/^no ping yet; /);
+  });
+});

@@ -1,0 +1,115 @@
+import { Cron } from 'croner';
+
+/** When a heartbeat monitor expects its pings: every `intervalSeconds`, or at a cron expression's times in a zone. */
+export interface HeartbeatSchedule {
+  intervalSeconds: number | null;
+  cron: string | null;
+  /** An IANA zone, for `cron`. */
+  timezone: string;
+  /** How late a ping may be before it is missed. */
+  graceSeconds: number;
+}
+
+export const DEFAULT_GRACE_SECONDS = 300;
+/** Pings expected closer together than this are refused: a heartbeat is a job's, not a request log. */
+export const MIN_PING_GAP_SECONDS = 10;
+
+/** The settings as the API takes them; `undefined` for what the request leaves out. */
+export interface HeartbeatScheduleInput {
+  interval_seconds?: number;
+  cron?: string;
+  timezone?: string;
+  grace_seconds?: number;
+}
+
+/** A problem with the settings, at its field (`heartbeat.cron`…); the first one found. */
+export interface ScheduleProblem {
+  field: string;
+  message: string;
+}
+
+const cronOf = (schedule: Pick<HeartbeatSchedule, 'cron' | 'timezone'>) =>
+  new Cron(schedule.cron!, { timezone: schedule.timezone, paused: true });
+
+/** The schedule the input describes, or the first problem with it. */
+export function heartbeatScheduleOf(input: HeartbeatScheduleInput): HeartbeatSchedule | ScheduleProblem {
+  const { interval_seconds: intervalSeconds, cron, timezone = 'UTC', grace_seconds: graceSeconds } = input;
+  if ((intervalSeconds === undefined) === (cron === undefined)) {
+    return { field: 'heartbeat', message: 'give either interval_seconds or cron' };
+  }
+  if (intervalSeconds !== undefined && input.timezone !== undefined) {
+    return { field: 'heartbeat.timezone', message: 'is only taken with cron' };
+  }
+  if (!isTimeZone(timezone)) return { field: 'heartbeat.timezone', message: `${timezone} is not an IANA time zone` };
+  const schedule: HeartbeatSchedule = {
+    intervalSeconds: intervalSeconds ?? null,
+    cron: cron ?? null,
+    timezone,
+    graceSeconds: graceSeconds ?? DEFAULT_GRACE_SECONDS,
+  };
+  if (cron !== undefined) {
+    let runs: Date[];
+    try {
+      runs = cronOf(schedule).nextRuns(2);
+    } catch (error) {
+      return { field: 'heartbeat.cron', message: `is not a cron expression: ${(error as Error).message}` };
+    }
+    if (runs.length < 2) return { field: 'heartbeat.cron', message: 'never runs again' };
+    if (runs[1].getTime() - runs[0].getTime() < MIN_PING_GAP_SECONDS * 1000) {
+      return { field: 'heartbeat.cron', message: `runs more often than every ${MIN_PING_GAP_SECONDS} seconds` };
+    }
+  }
+  return schedule;
+}
+
+export const isScheduleProblem = (value: HeartbeatSchedule | ScheduleProblem): value is ScheduleProblem =>
+  'field' in value;
+
+/** When the ping after one at `after` is expected: an interval later, or the cron expression's next time after it. */
+export function nextExpectedAt(schedule: HeartbeatSchedule, after: Date): Date {
+  if (schedule.intervalSeconds !== null) return new Date(after.getTime() + schedule.intervalSeconds * 1000);
+  // A cron expression that never runs again leaves the monitor waiting a year: it is refused on input anyway.
+  return cronOf(schedule).nextRun(after) ?? new Date(after.getTime() + 365 * 86_400_000);
+}
+
+/** When the ping after one at `after` is missed: its expected time plus the grace. */
+export function pingDeadline(schedule: HeartbeatSchedule, after: Date): Date {
+  return new Date(nextExpectedAt(schedule, after).getTime() + schedule.graceSeconds * 1000);
+}
+
+/** The expected time of the ping whose deadline is `deadline`. */
+export function expectedAtOf(schedule: HeartbeatSchedule, deadline: Date): Date {
+  return new Date(deadline.getTime() - schedule.graceSeconds * 1000);
+}
+
+/**
+ * Whether the slot ending at `deadline` was pinged after all: a ping recorded at or after the slot's expected time.
+ * A ping before its deadline moves the deadline on, so the slot is only claimed when none came; this catches the one
+ * that came while the claimed slot waited for its worker.
+ */
+export function slotWasPinged(schedule: HeartbeatSchedule, deadline: Date, lastPingAt: Date | null): boolean {
+  return lastPingAt !== null && lastPingAt.getTime() >= expectedAtOf(schedule, deadline).getTime();
+}
+
+/** The gap between expected pings, for the monitor's `interval_seconds`: a cron expression's next two times. */
+export function scheduleIntervalSeconds(schedule: HeartbeatSchedule, from = new Date()): number {
+  if (schedule.intervalSeconds !== null) return schedule.intervalSeconds;
+  const [first, second] = cronOf(schedule).nextRuns(2, from);
+  return Math.max(MIN_PING_GAP_SECONDS, Math.round((second.getTime() - first.getTime()) / 1000));
+}
+
+/** "no ping since 03:00:07 UTC; one was expected at 04:00:00 UTC (300 s of grace)". */
+export function missedMessage(schedule: HeartbeatSchedule, deadline: Date, lastPingAt: Date | null): string {
+  const expected = expectedAtOf(schedule, deadline).toISOString();
+  const since = lastPingAt ? `no ping since ${lastPingAt.toISOString()}` : 'no ping yet';
+  return `${since}; one was expected at ${expected} (${schedule.graceSeconds} s of grace)`;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
