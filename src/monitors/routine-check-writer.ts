@@ -69,6 +69,12 @@ interface Waiting {
 const MAX_BATCH = 500;
 /** How long the first check of a batch waits for others: a few milliseconds of a job's time for far fewer commits. */
 const BATCH_WINDOW_MS = 10;
+/**
+ * Batch statements running at once. Two overlap one batch's wait for PostgreSQL with the next one's gathering; their
+ * monitors never overlap (a check of a monitor being written waits for the next batch), so they never wait for each
+ * other's row locks, let alone deadlock.
+ */
+const MAX_WRITES_IN_FLIGHT = 2;
 
 /**
  * One statement (so one commit) for a batch of routine checks: each monitor's `last_checked_at`, the result rows and
@@ -92,7 +98,12 @@ touched as (
   update monitors m
      set last_checked_at = greatest(m.last_checked_at, latest.checked_at), updated_at = now(),
          -- heartbeats: the latest ping's (or missed slot's) deadline, and the latest ping, which ends a started run
-         next_check_at = coalesce(latest.next_check_at, m.next_check_at),
+         next_check_at = case
+             when latest.pinged_at is null then coalesce(latest.next_check_at, m.next_check_at)
+             -- a ping older than the one recorded (a batch that ran late) moves no deadline
+             when latest.pinged_at >= coalesce(m.heartbeat_pinged_at, '-infinity') then latest.next_check_at
+             else m.next_check_at
+           end,
          heartbeat_pinged_at = greatest(m.heartbeat_pinged_at, latest.pinged_at),
          heartbeat_started_at = case when latest.pinged_at is null then m.heartbeat_started_at end
     from (select monitor_id, max(checked_at) as checked_at, max(next_check_at) as next_check_at,
@@ -110,7 +121,9 @@ touched as (
                or m.regions <> c.seen_regions
                or m.content_hash is distinct from c.seen_content_hash
                or m.certificate is distinct from c.seen_certificate
-               or m.heartbeat_pinged_at is distinct from c.seen_pinged_at
+               -- a missed heartbeat slot is moot once a ping came (pings themselves add up in any order)
+               or (c.next_check_at is not null and c.pinged_at is null
+                   and m.heartbeat_pinged_at is distinct from c.seen_pinged_at)
                or ${RULES_FINGERPRINT_SQL} <> c.seen_rules_fingerprint))
   returning m.id
 ),
@@ -155,7 +168,9 @@ export class RoutineCheckWriter {
   private readonly logger = new Logger(RoutineCheckWriter.name);
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> | null = null;
+  private writes = 0;
+  /** The monitors of the batches being written. */
+  private readonly writingMonitors = new Set<string>();
 
   constructor(private readonly orm: MikroORM) {}
 
@@ -168,20 +183,36 @@ export class RoutineCheckWriter {
   }
 
   private flushSoon(delayMs: number): void {
-    if (this.writing) return; // the running write takes what waits when it ends
+    if (this.writes >= MAX_WRITES_IN_FLIGHT) return; // a write that ends takes what waits
     if (this.timer && delayMs > 0) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.writing = this.drain().finally(() => {
-        this.writing = null;
+      this.writes += 1;
+      void this.drain().finally(() => {
+        this.writes -= 1;
         if (this.waiting.length > 0) this.flushSoon(BATCH_WINDOW_MS);
       });
     }, delayMs);
   }
 
+  /** Takes up to MAX_BATCH waiting checks whose monitors no running write holds, in arrival order. */
+  private takeBatch(): Waiting[] {
+    const batch: Waiting[] = [];
+    const left: Waiting[] = [];
+    for (const entry of this.waiting) {
+      const free = batch.length < MAX_BATCH && !this.writingMonitors.has(entry.check.monitorId);
+      (free ? batch : left).push(entry);
+    }
+    this.waiting = left;
+    return batch;
+  }
+
   private async drain(): Promise<void> {
-    const batch = this.waiting.splice(0, MAX_BATCH);
+    const batch = this.takeBatch();
+    if (batch.length === 0) return;
+    const monitors = new Set(batch.map((entry) => entry.check.monitorId));
+    for (const id of monitors) this.writingMonitors.add(id);
     try {
       const written = await whenDatabaseAnswers(() => this.writeBatch(batch.map((entry) => entry.check)), {
         onWait: (error) => this.logger.warn({ err: error }, `PostgreSQL is unreachable: ${batch.length} checks wait`),
@@ -191,6 +222,8 @@ export class RoutineCheckWriter {
       }
     } catch (error) {
       for (const { reject } of batch) reject(error);
+    } finally {
+      for (const id of monitors) this.writingMonitors.delete(id);
     }
   }
 

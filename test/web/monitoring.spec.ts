@@ -380,6 +380,64 @@ describe('monitoring in the web interface (real Chromium against the real servic
     }
   }, 60_000);
 
+  it('a heartbeat monitor: made with the form (the API’s cron error at its field), its ping URL to copy, a ping in its results, a new URL after confirming', async () => {
+    await page.goto(url('/monitors/new'));
+    await page.getByLabel('Name').fill('Nightly backup');
+    await page.getByLabel('Heartbeat').check();
+    // A heartbeat monitor has no page: no URL to give.
+    expect(await page.getByLabel('URL').count()).toBe(0);
+    await page.getByLabel('On a cron schedule').check();
+    await page.getByLabel(/^Cron expression/).fill('every night');
+    await page.getByLabel(/^Time zone/).fill('Europe/Paris');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.locator('#heartbeat-cron-error').waitFor();
+    expect(await page.getByLabel(/^Cron expression/).getAttribute('aria-invalid')).toBe('true');
+    await expectNoAxeViolations(page, 'the heartbeat form with a field error');
+    await page.getByLabel(/^Cron expression/).fill('0 3 * * *');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('heading', { name: 'Nightly backup', level: 1 }).waitFor();
+    const id = page.url().split('/').pop()!;
+    const facts = page.locator('.monitor-facts');
+    expect(await text(facts)).toContain('At 0 3 * * * (cron) in Europe/Paris, 5 minutes of grace');
+
+    const pingUrl = await page.getByLabel('Ping URL', { exact: true }).inputValue();
+    expect(pingUrl).toMatch(new RegExp(`^${service.baseUrl}/api/v1/ping/hb_[A-Za-z0-9_-]{32}$`));
+    await page.getByRole('button', { name: 'Copy ping url' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(pingUrl);
+    const results = page.getByRole('region', { name: 'Recent results' });
+    await results.getByText('No results yet').waitFor();
+
+    // The job pings /fail with an exit code; the page shows it once reloaded.
+    expect((await fetch(`${pingUrl}/fail?exit_code=2`, { method: 'POST', body: 'tar: disk full' })).status).toBe(200);
+    await page.reload();
+    await results.locator('tbody tr').first().waitFor();
+    expect(await text(results.locator('tbody tr').first())).toMatch(
+      /Failed\s*Ping\s*—\s*the job failed with exit code 2: tar: disk full$/,
+    );
+    await expectNoAxeViolations(page, 'a heartbeat monitor with a failed ping');
+
+    await page.getByRole('button', { name: 'New ping URL' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Give this monitor a new ping URL?' });
+    await dialog.getByRole('button', { name: 'Replace the URL' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const rotated = await page.getByLabel('Ping URL', { exact: true }).inputValue();
+    expect(rotated).not.toBe(pingUrl);
+    expect((await fetch(pingUrl)).status).toBe(404);
+    expect((await person.session.get(`/monitors/${id}`)).body.heartbeat.ping_url).toBe(new URL(rotated).pathname);
+
+    const phone = await newContext(browser, { viewport: { width: 390, height: 844 } });
+    try {
+      const tab = await phone.newPage();
+      await tab.goto(url(`/monitors/${id}`));
+      await signInThroughForm(tab, person.email, person.password);
+      await tab.getByRole('heading', { name: 'Nightly backup', level: 1 }).waitFor();
+      await tab.getByRole('region', { name: 'Recent results' }).locator('tbody tr').first().waitFor();
+      await expectFitsPhone(tab, 'a heartbeat monitor');
+    } finally {
+      await phone.close();
+    }
+  }, 90_000);
+
   it('no page broke the Content-Security-Policy: no inline script or style was refused', () => {
     expect(cspViolations).toEqual([]);
   });

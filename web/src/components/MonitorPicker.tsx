@@ -60,7 +60,7 @@ export function MonitorPicker({
                 />
                 <label htmlFor={checkId}>{monitor.name}</label>
                 <span id={`${checkId}-url`} className="scope-grants url">
-                  {monitor.url}
+                  {monitor.url ?? 'Heartbeat'}
                 </span>
               </li>
             );

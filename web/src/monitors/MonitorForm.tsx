@@ -7,9 +7,16 @@ import { Link, navigate } from '../router';
 import type { Monitor } from '../types';
 import { type Draft, draftOf, saveMonitor } from './monitor-draft';
 import { AssertionFields } from './AssertionFields';
+import { HeartbeatFields } from './HeartbeatFields';
 import { TrackedValueFields } from './TrackedValueFields';
 
 const INTERVALS = [30, 60, 300, 900, 1800, 3600, 21600, 86400];
+
+const MODES = [
+  ['http', 'HTTP', 'Fetches the page: fast and light.'],
+  ['browser', 'Browser', 'Renders the page in Chromium and keeps screenshots of each change.'],
+  ['heartbeat', 'Heartbeat', 'Checks nothing: a job pings Vigil on a schedule; late or failed pings make it down.'],
+] as const;
 
 /** The form of a new monitor (`monitor` null) or of one to edit; once saved, the monitor's page opens. */
 export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
@@ -20,10 +27,12 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [field]: value }));
 
+  const heartbeat = draft.mode === 'heartbeat';
+
   async function save() {
     const problems: typeof local = {};
     if (!draft.name.trim()) problems.name = 'Give the monitor a name, such as the page it watches.';
-    if (!draft.url.trim())
+    if (!heartbeat && !draft.url.trim())
       problems.url = 'Enter the address of the page to check, such as https://example.com/pricing.';
     setLocal(problems);
     setError(null);
@@ -46,10 +55,9 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
   // The API's message for exactly this field (a row's own fields are named `tracked_values[0].selector`).
   const apiField = (field: string) =>
     error instanceof ProblemError ? error.problem.errors?.find((item) => item.field === field)?.message : undefined;
-  const intervals = INTERVALS.includes(draft.interval)
-    ? INTERVALS
-    : [...INTERVALS, draft.interval].sort((a, b) => a - b);
   const invalid = error instanceof ProblemError && error.code === 'validation_failed';
+  // A monitor cannot become or stop being a heartbeat monitor: its history would mean something else.
+  const modes = MODES.filter(([mode]) => !monitor || (mode === 'heartbeat') === (monitor.mode === 'heartbeat'));
 
   return (
     <form className="card form monitor-form" onSubmit={submit} noValidate>
@@ -67,6 +75,69 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
         onChange={(value) => set('name', value)}
         error={local.name ?? apiField('name')}
       />
+      <fieldset className="field">
+        <legend>Mode</legend>
+        <ul className="scope-options">
+          {modes.map(([mode, label, grants]) => (
+            <li key={mode} className="check">
+              <input
+                id={`monitor-mode-${mode}`}
+                type="radio"
+                name="monitor-mode"
+                value={mode}
+                checked={draft.mode === mode}
+                onChange={() => set('mode', mode)}
+                aria-describedby={`monitor-mode-${mode}-grants`}
+              />
+              <label htmlFor={`monitor-mode-${mode}`}>{label}</label>
+              <span id={`monitor-mode-${mode}-grants`} className="scope-grants">
+                {grants}
+              </span>
+            </li>
+          ))}
+        </ul>
+        {apiField('mode') ? <p className="field-error">{apiField('mode')}</p> : null}
+      </fieldset>
+      {heartbeat ? (
+        <HeartbeatFields
+          heartbeat={draft.heartbeat}
+          onChange={(value) => set('heartbeat', value)}
+          apiField={apiField}
+        />
+      ) : (
+        <PageFields draft={draft} set={set} local={local} apiField={apiField} isNew={!monitor} />
+      )}
+      <div className="button-row">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : monitor ? 'Save changes' : 'Create monitor'}
+        </button>
+        <Link className="button button-secondary" to={monitor ? `/monitors/${monitor.id}` : '/monitors'}>
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** What a monitor with a page is told: its address, schedule, regions and what a check looks for. */
+function PageFields({
+  draft,
+  set,
+  local,
+  apiField,
+  isNew,
+}: {
+  draft: Draft;
+  set: <K extends keyof Draft>(field: K, value: Draft[K]) => void;
+  local: Partial<Record<'name' | 'url', string>>;
+  apiField: (field: string) => string | undefined;
+  isNew: boolean;
+}) {
+  const intervals = INTERVALS.includes(draft.interval)
+    ? INTERVALS
+    : [...INTERVALS, draft.interval].sort((a, b) => a - b);
+  return (
+    <>
       <TextField
         id="monitor-url"
         type="url"
@@ -92,41 +163,13 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
       <TextField
         id="monitor-regions"
         label="Regions"
-        optional={!monitor}
+        optional={isNew}
         spellCheck={false}
         hint="Where to check from, separated by commas (such as eu, us). Empty: the service's first region."
         value={draft.regions}
         onChange={(value) => set('regions', value)}
         error={apiField('regions')}
       />
-      <fieldset className="field">
-        <legend>Mode</legend>
-        <ul className="scope-options">
-          {(
-            [
-              ['http', 'HTTP', 'Fetches the page: fast and light.'],
-              ['browser', 'Browser', 'Renders the page in Chromium and keeps screenshots of each change.'],
-            ] as const
-          ).map(([mode, label, grants]) => (
-            <li key={mode} className="check">
-              <input
-                id={`monitor-mode-${mode}`}
-                type="radio"
-                name="monitor-mode"
-                value={mode}
-                checked={draft.mode === mode}
-                onChange={() => set('mode', mode)}
-                aria-describedby={`monitor-mode-${mode}-grants`}
-              />
-              <label htmlFor={`monitor-mode-${mode}`}>{label}</label>
-              <span id={`monitor-mode-${mode}-grants`} className="scope-grants">
-                {grants}
-              </span>
-            </li>
-          ))}
-        </ul>
-        {apiField('mode') ? <p className="field-error">{apiField('mode')}</p> : null}
-      </fieldset>
       <TextField
         id="monitor-keyword"
         label="Keyword"
@@ -157,14 +200,6 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
           apiField={apiField}
         />
       ) : null}
-      <div className="button-row">
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : monitor ? 'Save changes' : 'Create monitor'}
-        </button>
-        <Link className="button button-secondary" to={monitor ? `/monitors/${monitor.id}` : '/monitors'}>
-          Cancel
-        </Link>
-      </div>
-    </form>
+    </>
   );
 }

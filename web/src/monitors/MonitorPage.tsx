@@ -11,6 +11,8 @@ import type { CurrentUser, Monitor } from '../types';
 import { AlertRules } from './AlertRules';
 import { assertionText } from './AssertionFields';
 import { BadgeCard } from './BadgeCard';
+import { HeartbeatCard, scheduleText } from './HeartbeatCard';
+import { RecentResults } from './RecentResults';
 import { MonitorActions, useMonitorActions } from './MonitorActions';
 import { MonitorStatusBadge, RegionBadges } from './MonitorBits';
 import { Timeline } from './Timeline';
@@ -43,13 +45,15 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
                 <h1>{loaded.name}</h1>
                 <p className="check-badges">
                   <MonitorStatusBadge status={loaded.status} />
-                  <span className="url muted">{loaded.url}</span>
+                  <span className="url muted">{loaded.url ?? 'Heartbeat: pinged by a job'}</span>
                 </p>
               </div>
               <div className="button-row">
-                <Link to={`/accessibility?monitor=${loaded.id}`} className="button button-secondary button-small">
-                  Accessibility scans
-                </Link>
+                {loaded.url !== null ? (
+                  <Link to={`/accessibility?monitor=${loaded.id}`} className="button button-secondary button-small">
+                    Accessibility scans
+                  </Link>
+                ) : null}
                 {mayWrite ? (
                   <>
                     <Link to={`/monitors/${loaded.id}/edit`} className="button button-secondary button-small">
@@ -64,9 +68,17 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
             <Facts monitor={loaded} />
             <UptimeSection monitor={loaded} />
             <div className="monitor-layout">
-              <Timeline monitor={loaded} />
+              {loaded.heartbeat ? <RecentResults monitor={loaded} /> : <Timeline monitor={loaded} />}
               <div className="monitor-side">
-                <TrackedValues monitor={loaded} />
+                {loaded.heartbeat ? (
+                  <HeartbeatCard
+                    monitor={{ ...loaded, heartbeat: loaded.heartbeat }}
+                    mayWrite={mayWrite}
+                    onChanged={(next) => resource.mutate(() => next)}
+                  />
+                ) : (
+                  <TrackedValues monitor={loaded} />
+                )}
                 <AlertRules monitor={loaded} me={me} />
                 <BadgeCard monitor={loaded} mayWrite={mayWrite} onChanged={(next) => resource.mutate(() => next)} />
               </div>
@@ -78,12 +90,36 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
   );
 }
 
+const MODE_TEXT: Record<Monitor['mode'], string> = {
+  http: 'HTTP',
+  browser: 'Browser (Chromium, with screenshots)',
+  heartbeat: 'Heartbeat (pinged by a job)',
+};
+
 function Facts({ monitor }: { monitor: Monitor }) {
+  if (monitor.heartbeat) {
+    return (
+      <dl className="meta-grid monitor-facts">
+        <div>
+          <dt>Mode</dt>
+          <dd>{MODE_TEXT.heartbeat}</dd>
+        </div>
+        <div>
+          <dt>Expected</dt>
+          <dd>{scheduleText(monitor.heartbeat)}</dd>
+        </div>
+        <div>
+          <dt>Last ping</dt>
+          <dd>{monitor.heartbeat.last_ping_at ? formatDateTime(monitor.heartbeat.last_ping_at) : 'Not yet'}</dd>
+        </div>
+      </dl>
+    );
+  }
   return (
     <dl className="meta-grid monitor-facts">
       <div>
         <dt>Mode</dt>
-        <dd>{monitor.mode === 'browser' ? 'Browser (Chromium, with screenshots)' : 'HTTP'}</dd>
+        <dd>{MODE_TEXT[monitor.mode]}</dd>
       </div>
       <div>
         <dt>Checked every</dt>

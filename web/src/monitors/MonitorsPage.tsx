@@ -103,7 +103,7 @@ export function MonitorsPage({ me }: { me: CurrentUser }) {
                 cell: (monitor) => (
                   <>
                     <Link to={`/monitors/${monitor.id}`}>{monitor.name}</Link>
-                    <span className="block small muted url">{monitor.url}</span>
+                    <span className="block small muted url">{monitor.url ?? 'Heartbeat'}</span>
                   </>
                 ),
               },

@@ -19,6 +19,16 @@ export interface AssertionDraft {
   value: string;
 }
 
+/** A heartbeat monitor's schedule as its fields hold it. */
+export interface HeartbeatDraft {
+  kind: 'interval' | 'cron';
+  interval: number;
+  cron: string;
+  timezone: string;
+  /** As typed: empty is the API's default. */
+  grace: string;
+}
+
 /** The monitor form's fields, as typed. */
 export interface Draft {
   name: string;
@@ -30,6 +40,7 @@ export interface Draft {
   selector: string;
   tracked: TrackedDraft[];
   assertions: AssertionDraft[];
+  heartbeat: HeartbeatDraft;
 }
 
 export function draftOf(monitor: Monitor | null): Draft {
@@ -49,6 +60,23 @@ export function draftOf(monitor: Monitor | null): Draft {
       operator: assertion.operator,
       value: assertion.value ?? '',
     })),
+    heartbeat: {
+      kind: monitor?.heartbeat?.cron ? 'cron' : 'interval',
+      interval: monitor?.heartbeat?.interval_seconds ?? 86400,
+      cron: monitor?.heartbeat?.cron ?? '',
+      timezone: monitor?.heartbeat?.cron ? monitor.heartbeat.timezone : '',
+      grace: String(monitor?.heartbeat?.grace_seconds ?? 300),
+    },
+  };
+}
+
+/** The heartbeat settings for the API: the schedule the form shows, and the grace unless left empty. */
+function heartbeatInput({ kind, interval, cron, timezone, grace }: HeartbeatDraft) {
+  return {
+    ...(kind === 'interval'
+      ? { interval_seconds: interval }
+      : { cron: cron.trim(), ...(timezone.trim() ? { timezone: timezone.trim() } : {}) }),
+    ...(grace.trim() === '' ? {} : { grace_seconds: Number(grace) }),
   };
 }
 
@@ -78,6 +106,13 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
           ...(value !== '' && operator !== 'exists' && operator !== 'not_exists' ? { value } : {}),
         }));
   const regions = regionList(draft.regions);
+  if (draft.mode === 'heartbeat') {
+    // A heartbeat monitor has no page: it takes only its name and schedule.
+    const body = { name: draft.name.trim(), heartbeat: heartbeatInput(draft.heartbeat) };
+    return monitor
+      ? ok(api.PATCH('/monitors/{id}', { params: { path: { id: monitor.id } }, body }))
+      : ok(api.POST('/monitors', { body: { ...body, mode: 'heartbeat' } }));
+  }
   if (!monitor) {
     return ok(
       api.POST('/monitors', {
