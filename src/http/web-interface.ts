@@ -59,10 +59,11 @@ export function serveWebInterface(app: NestExpressApplication, options: WebInter
   );
   // Built file names carry a content hash, so they may be cached for long; index.html must not be. API requests skip
   // the file lookup: a stat of the disk for every ping or API call was a tenth of the API's time.
-  const assets = express.static(root, { index: false, immutable: true, maxAge: '365d' });
-  app.use((request: Request, response: Response, next: NextFunction) =>
-    NOT_THE_INTERFACE.test(request.path) ? next() : assets(request, response, next),
-  );
+  const assets: RequestHandler = express.static(root, { index: false, immutable: true, maxAge: '365d' });
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (NOT_THE_INTERFACE.test(request.path)) next();
+    else void assets(request, response, next);
+  });
   app.use((request: Request, response: Response, next: NextFunction) => {
     if (request.method !== 'GET' || NOT_THE_INTERFACE.test(request.path)) return next();
     if (!existsSync(index)) {
