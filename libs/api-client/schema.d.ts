@@ -3566,7 +3566,7 @@ export interface components {
          */
         HeartbeatInput: {
             interval_seconds?: number;
-            /** @description For instance `0 3 * * *` (03:00 every day). */
+            /** @description For instance `0 3 * * *` (03:00 every day), or `@daily`. */
             cron?: string;
             /** @description An IANA time zone for `cron`, such as `Europe/Paris`. Defaults to `UTC`. */
             timezone?: string;
@@ -4357,7 +4357,7 @@ export interface components {
          * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
          *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`, `crawl_finished`,
          *     `plan_limit_reached`, `slug_taken`, `incident_resolved`, `run_not_ready`, `idempotency_key_in_flight`,
-         *     `no_page` for a heartbeat monitor asked to check or scan a page, `not_a_heartbeat`).
+         *     `no_page` for a heartbeat monitor asked to check, scan or take regions, `not_a_heartbeat`).
          */
         Conflict: {
             headers: {
@@ -7867,6 +7867,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8033,7 +8034,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result. */
+        /** @description Up to 10 KiB of output (any type); for a failure, its first 1,000 characters are kept with the result. */
         requestBody?: {
             content: {
                 "text/plain": string;
@@ -8109,7 +8110,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result. */
+        /** @description Up to 10 KiB of output (any type); for a failure, its first 1,000 characters are kept with the result. */
         requestBody?: {
             content: {
                 "text/plain": string;
@@ -8185,7 +8186,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result. */
+        /** @description Up to 10 KiB of output (any type); for a failure, its first 1,000 characters are kept with the result. */
         requestBody?: {
             content: {
                 "text/plain": string;
@@ -8240,6 +8241,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6a1f0c2e-7d4b-5e8a-9c3f-1b2d4e6f8a0c",
+                     *       "name": "Nightly backup",
+                     *       "url": null,
+                     *       "mode": "heartbeat",
+                     *       "interval_seconds": 86400,
+                     *       "timeout_seconds": 30,
+                     *       "expected_status": {
+                     *         "min": 200,
+                     *         "max": 399
+                     *       },
+                     *       "keyword": null,
+                     *       "selector": null,
+                     *       "regions": [
+                     *         "eu"
+                     *       ],
+                     *       "tracked_values": [],
+                     *       "visual_threshold": 0.01,
+                     *       "assertions": [],
+                     *       "unstable_lines": [],
+                     *       "status": "up",
+                     *       "paused": false,
+                     *       "certificate": null,
+                     *       "heartbeat": {
+                     *         "ping_url": "/api/v1/ping/hb_N4xQ8vR2mT6wY0zB3cF7hJ1kL5pS9uD_",
+                     *         "interval_seconds": null,
+                     *         "cron": "0 3 * * *",
+                     *         "timezone": "Europe/Paris",
+                     *         "grace_seconds": 900,
+                     *         "last_ping_at": "2026-11-24T02:04:41Z",
+                     *         "started_at": null,
+                     *         "next_ping_due_at": "2026-11-25T02:15:00Z"
+                     *       },
+                     *       "badge_enabled": false,
+                     *       "badge_url": null,
+                     *       "last_checked_at": "2026-11-24T02:04:41Z",
+                     *       "next_check_at": "2026-11-25T02:15:00Z",
+                     *       "created_at": "2026-11-20T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:12:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Monitor"];
                 };
             };

@@ -21,7 +21,8 @@ export class LoggingModule {
               req: (request: { id: string; method: string; url: string }) => ({
                 id: request.id,
                 method: request.method,
-                url: request.url,
+                // A ping URL's token is its credential: never in a log line.
+                url: request.url.replace(/\/ping\/hb_[A-Za-z0-9_-]+/, '/ping/hb_…'),
               }),
             },
           },

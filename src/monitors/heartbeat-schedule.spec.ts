@@ -78,6 +78,16 @@ describe('the deadlines of a schedule', () => {
     expect(slotWasPinged(hourly, deadline, at('2026-11-28T11:06:00Z'))).toBe(true);
   });
 
+  it('takes a cron job’s ping that comes a little early as that time’s ping', () => {
+    const nightly = schedule({ cron: '0 3 * * *', grace_seconds: 300 });
+    // A clock a second ahead: the ping for 03:00 arrives at 02:59:59.
+    const early = at('2026-11-28T02:59:59Z');
+    expect(nextExpectedAt(nightly, early)).toEqual(at('2026-11-29T03:00:00Z'));
+    expect(slotWasPinged(nightly, at('2026-11-28T03:05:00Z'), early)).toBe(true);
+    expect(slotWasPinged(nightly, at('2026-11-28T03:05:00Z'), at('2026-11-28T02:58:00Z'))).toBe(false);
+    expect(heartbeatScheduleOf({ cron: '0,5 * * * * *' })).toMatchObject({ field: 'heartbeat.cron' });
+  });
+
   it('says what was missed, and since when', () => {
     const hourly = schedule({ interval_seconds: 3600, grace_seconds: 300 });
     expect(missedMessage(hourly, at('2026-11-28T11:05:00Z'), at('2026-11-28T10:00:00Z'))).toBe(

@@ -50,12 +50,14 @@ export function heartbeatScheduleOf(input: HeartbeatScheduleInput): HeartbeatSch
   if (cron !== undefined) {
     let runs: Date[];
     try {
-      runs = cronOf(schedule).nextRuns(2);
+      // Enough times to see an uneven expression's closest two (`0,5 * * * * *`).
+      runs = cronOf(schedule).nextRuns(60);
     } catch (error) {
       return { field: 'heartbeat.cron', message: `is not a cron expression: ${(error as Error).message}` };
     }
     if (runs.length < 2) return { field: 'heartbeat.cron', message: 'never runs again' };
-    if (runs[1].getTime() - runs[0].getTime() < MIN_PING_GAP_SECONDS * 1000) {
+    const closest = Math.min(...runs.slice(1).map((run, index) => run.getTime() - runs[index].getTime()));
+    if (closest < MIN_PING_GAP_SECONDS * 1000) {
       return { field: 'heartbeat.cron', message: `runs more often than every ${MIN_PING_GAP_SECONDS} seconds` };
     }
   }
@@ -65,11 +67,24 @@ export function heartbeatScheduleOf(input: HeartbeatScheduleInput): HeartbeatSch
 export const isScheduleProblem = (value: HeartbeatSchedule | ScheduleProblem): value is ScheduleProblem =>
   'field' in value;
 
-/** When the ping after one at `after` is expected: an interval later, or the cron expression's next time after it. */
+/** A cron job's ping may come this much before its time (a clock ahead) and still be that time's ping. */
+const EARLY_PING_MS = 60_000;
+
+/** How early a ping may come for its cron time: a minute, or less for a schedule whose times are closer. */
+function earlyAllowanceMs(schedule: HeartbeatSchedule): number {
+  if (schedule.cron === null) return 0;
+  return Math.min(EARLY_PING_MS, (scheduleIntervalSeconds(schedule) * 1000) / 2);
+}
+
+/**
+ * When the ping after one at `after` is expected: an interval later, or the cron expression's next time after it
+ * (a ping slightly before a time, within `earlyAllowanceMs`, is that time's ping).
+ */
 export function nextExpectedAt(schedule: HeartbeatSchedule, after: Date): Date {
   if (schedule.intervalSeconds !== null) return new Date(after.getTime() + schedule.intervalSeconds * 1000);
+  const from = new Date(after.getTime() + earlyAllowanceMs(schedule));
   // A cron expression that never runs again leaves the monitor waiting a year: it is refused on input anyway.
-  return cronOf(schedule).nextRun(after) ?? new Date(after.getTime() + 365 * 86_400_000);
+  return cronOf(schedule).nextRun(from) ?? new Date(after.getTime() + 365 * 86_400_000);
 }
 
 /** When the ping after one at `after` is missed: its expected time plus the grace. */
@@ -88,7 +103,8 @@ export function expectedAtOf(schedule: HeartbeatSchedule, deadline: Date): Date 
  * that came while the claimed slot waited for its worker.
  */
 export function slotWasPinged(schedule: HeartbeatSchedule, deadline: Date, lastPingAt: Date | null): boolean {
-  return lastPingAt !== null && lastPingAt.getTime() >= expectedAtOf(schedule, deadline).getTime();
+  const earliest = expectedAtOf(schedule, deadline).getTime() - earlyAllowanceMs(schedule);
+  return lastPingAt !== null && lastPingAt.getTime() >= earliest;
 }
 
 /** The gap between expected pings, for the monitor's `interval_seconds`: a cron expression's next two times. */

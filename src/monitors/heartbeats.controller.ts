@@ -34,7 +34,7 @@ const PING_TOO_LARGE = {
 };
 const PING_BODY = {
   required: false,
-  description: 'Up to 10 KiB of output (any type); the first 1,000 characters are kept with the result.',
+  description: 'Up to 10 KiB of output (any type); for a failure, its first 1,000 characters are kept with the result.',
   schema: { type: 'string' as const },
 };
 

@@ -64,6 +64,16 @@ export interface HeartbeatPing {
 
 /** How much of a failed ping's output its result keeps. */
 const PING_OUTPUT_CHARS = 1000;
+/** The longest run time a result stores (its integer column's limit). */
+const MAX_RUN_MS = 2_147_483_647;
+
+/**
+ * Up to `max` characters of a job's output that PostgreSQL stores as text and jsonb: no NUL, no lone surrogate (a
+ * cut never splits a character).
+ */
+function storableText(text: string, max: number): string {
+  return [...text.replaceAll('\u0000', '')].slice(0, max).join('').toWellFormed();
+}
 
 /** An alert rule as the check's statement reads it (`MONITOR_RULES_SQL`). */
 type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null };
@@ -158,16 +168,20 @@ export class MonitorCheckRecorder {
     const { receivedAt } = ping;
     const startedAt = monitor.heartbeatStartedAt;
     const message = ping.failed
-      ? [`the job failed${ping.exitCode === null ? '' : ` with exit code ${ping.exitCode}`}`, ping.output?.trim()]
-          .filter(Boolean)
-          .join(': ')
-          .slice(0, PING_OUTPUT_CHARS)
+      ? storableText(
+          [`the job failed${ping.exitCode === null ? '' : ` with exit code ${ping.exitCode}`}`, ping.output?.trim()]
+            .filter(Boolean)
+            .join(': '),
+          PING_OUTPUT_CHARS,
+        )
       : null;
     const observation = heartbeatObservation({
       ok: !ping.failed,
       failure: ping.failed ? 'heartbeat_failed' : null,
       message,
-      responseTimeMs: startedAt && startedAt <= receivedAt ? receivedAt.getTime() - startedAt.getTime() : 0,
+      // A start left over from a run that never ended could be weeks old: the column holds at most ~24 days.
+      responseTimeMs:
+        startedAt && startedAt <= receivedAt ? Math.min(receivedAt.getTime() - startedAt.getTime(), MAX_RUN_MS) : 0,
     });
     const job: MonitorCheckJob = {
       monitorId: monitor.id,

@@ -96,7 +96,8 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
            end
          from due where m.id = due.id
          returning m.id, m.regions, due.next_check_at as scheduled_for,
-           due.next_check_at > now() - make_interval(secs => m.interval_seconds) as on_time,
+           -- a heartbeat's missed slot is always recorded, however late: it is what the monitor is for
+           (due.next_check_at > now() - make_interval(secs => m.interval_seconds) or m.mode = 'heartbeat') as on_time,
            extract(epoch from clock_timestamp() - due.next_check_at)::float8 as lag_seconds`,
         [],
         'all',

@@ -116,7 +116,7 @@ export class MonitorsController {
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'setMonitorRegions', summary: 'Replace the regions a monitor is checked from' })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new regions.' })
-  @ApiProblemResponses(400, 404, 413)
+  @ApiProblemResponses(400, 404, 409, 413)
   setRegions(@Param() { id }: IdParams, @Body() body: SetRegionsDto): Promise<MonitorDto> {
     return this.monitors.setRegions(id, body.regions);
   }

@@ -141,7 +141,7 @@ export class MonitorsService {
     const monitor = await this.owned(id);
     const schedule = updatedKind(monitor.mode, body);
     this.assertStatusRange(body.expected_status);
-    if (schedule) {
+    if (schedule && JSON.stringify(schedule) !== JSON.stringify(monitor.heartbeat)) {
       monitor.heartbeat = schedule;
       monitor.intervalSeconds = scheduleIntervalSeconds(schedule);
       // The new schedule counts from now: a job is not late for a slot it was not told of.
@@ -206,6 +206,9 @@ export class MonitorsService {
 
   async setRegions(id: string, regions: string[]): Promise<MonitorDto> {
     const monitor = await this.owned(id);
+    if (monitor.mode === 'heartbeat') {
+      throw new DomainError('no_page', 'A heartbeat monitor is pinged, not checked from regions.');
+    }
     monitor.regions = this.knownRegions(regions);
     monitor.regionStatus = Object.fromEntries(
       Object.entries(monitor.regionStatus).filter(([region]) => monitor.regions.includes(region)),

@@ -123,7 +123,9 @@ touched as (
                or m.certificate is distinct from c.seen_certificate
                -- a missed heartbeat slot is moot once a ping came (pings themselves add up in any order)
                or (c.next_check_at is not null and c.pinged_at is null
-                   and m.heartbeat_pinged_at is distinct from c.seen_pinged_at)
+                   and (m.heartbeat_pinged_at is distinct from c.seen_pinged_at
+                        -- nor while a ping of the same monitor is in this batch: the full way decides under the lock
+                        or exists (select 1 from checks p where p.monitor_id = c.monitor_id and p.pinged_at is not null)))
                or ${RULES_FINGERPRINT_SQL} <> c.seen_rules_fingerprint))
   returning m.id
 ),

@@ -83,7 +83,7 @@ export class HeartbeatInputDto {
   @IntField({ optional: true, min: 10, max: 2_592_000 })
   interval_seconds?: number;
 
-  @TextField({ optional: true, minLength: 9, maxLength: 100, description: 'For instance `0 3 * * *`.' })
+  @TextField({ optional: true, minLength: 5, maxLength: 100, description: 'For instance `0 3 * * *`, or `@daily`.' })
   cron?: string;
 
   @TextField({ optional: true, maxLength: 64, description: 'An IANA time zone for `cron`. Defaults to `UTC`.' })

@@ -33,7 +33,8 @@ export function AccessibilityPage({ me }: { me: CurrentUser }) {
       </div>
       {canWrite(me) ? (
         <StartScanForm
-          monitors={monitors.data?.data ?? []}
+          // A heartbeat monitor has no page to scan.
+          monitors={(monitors.data?.data ?? []).filter((monitor) => monitor.url !== null)}
           initial={monitorId}
           onStarted={(scan) => navigate(`/accessibility/scans/${scan.id}`)}
         />

@@ -36,7 +36,7 @@ export function HeartbeatCard({
       <CopyField id="heartbeat-ping-url" label="Ping URL" value={url} noun="address" />
       <p className="small">At the end of the job, for instance in its crontab line:</p>
       <pre className="response-body">
-        <code>{`backup.sh && curl -fsS -m 10 --retry 3 ${url} \\\n  || curl -fsS -m 10 --retry 3 ${url}/fail`}</code>
+        <code>{`if backup.sh; then curl -fsS -m 10 --retry 3 ${url}\nelse curl -fsS -m 10 --retry 3 ${url}/fail; fi`}</code>
       </pre>
       <p className="small muted">
         <code>/start</code> when it starts times the run; <code>?exit_code=</code> and a POST body (up to 10 KiB) are

@@ -72,15 +72,17 @@ export function MonitorActions({
   const busy = actions.busy?.id === monitor.id ? actions.busy.action : null;
   return (
     <div className="button-row monitor-actions">
-      <button
-        type="button"
-        className="button button-small button-secondary"
-        disabled={busy !== null}
-        onClick={() => void actions.checkNow(monitor)}
-      >
-        {busy === 'check' ? 'Checking…' : 'Check now'}
-        <span className="visually-hidden"> {monitor.name}</span>
-      </button>
+      {monitor.mode === 'heartbeat' ? null : (
+        <button
+          type="button"
+          className="button button-small button-secondary"
+          disabled={busy !== null}
+          onClick={() => void actions.checkNow(monitor)}
+        >
+          {busy === 'check' ? 'Checking…' : 'Check now'}
+          <span className="visually-hidden"> {monitor.name}</span>
+        </button>
+      )}
       <button
         type="button"
         className="button button-small button-secondary"
