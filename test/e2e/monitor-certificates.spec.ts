@@ -71,7 +71,7 @@ describe('monitor certificates', () => {
     expect(rule.body).toMatchObject({ event: 'certificate_expiry', days_before: 14, threshold_ms: null, state: 'ok' });
 
     const first = await checkNow(monitor.id);
-    expect(first.results[0]).toMatchObject({ ok: true, failure: null });
+    expect(first.results[0]).toMatchObject({ ok: true, failure: null, message: null });
     expect(first.results[0].certificate).toMatchObject({
       issuer: 'CN=Vigil Test CA, O=Vigil tests',
       subject: 'CN=127.0.0.1',
