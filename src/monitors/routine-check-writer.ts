@@ -223,9 +223,21 @@ export class RoutineCheckWriter {
         resolve(written.get(slotKey(check.monitorId, check.region, check.scheduledFor.getTime())) ?? null);
       }
     } catch (error) {
-      for (const { reject } of batch) reject(error);
+      // PostgreSQL answered, and refused the statement: one check must not take the others with it, so each is
+      // written on its own and only the one at fault is refused.
+      if (batch.length === 1) batch[0].reject(error);
+      else for (const entry of batch) await this.writeAlone(entry);
     } finally {
       for (const id of monitors) this.writingMonitors.delete(id);
+    }
+  }
+
+  private async writeAlone({ check, resolve, reject }: Waiting): Promise<void> {
+    try {
+      const written = await this.writeBatch([check]);
+      resolve(written.get(slotKey(check.monitorId, check.region, check.scheduledFor.getTime())) ?? null);
+    } catch (error) {
+      reject(error);
     }
   }
 

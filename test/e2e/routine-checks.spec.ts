@@ -146,6 +146,24 @@ describe('routine checks', () => {
     expect((await rollup(ids[0])).checks).toBe(before[0].checks + 3);
   });
 
+  it('refuses only the check PostgreSQL refuses: the others of its batch are written', async () => {
+    const [good, bad] = await Promise.all([createMonitor(), createMonitor()]);
+    const slot = new Date(Date.now() + 7_200_000);
+    // A response time beyond the integer column: the statement fails as a whole.
+    const overflowing = await routineCheck(bad, slot, { responseTimeMs: 2 ** 31 });
+    const [written, refused] = await Promise.allSettled([
+      writer.write(await routineCheck(good, slot)),
+      writer.write(overflowing),
+    ]);
+    expect(written).toMatchObject({ status: 'fulfilled', value: expect.any(String) });
+    expect(refused.status).toBe('rejected');
+    const { rows } = await database.query(`select 1 from monitor_checks where monitor_id = $1 and scheduled_for = $2`, [
+      bad,
+      slot,
+    ]);
+    expect(rows).toHaveLength(0);
+  });
+
   it('writes nothing when the monitor changed since the check read it', async () => {
     const id = await createMonitor();
     await key.client.post(`/monitors/${id}/check`);
