@@ -64,6 +64,17 @@ export function heartbeatScheduleOf(input: HeartbeatScheduleInput): HeartbeatSch
   return schedule;
 }
 
+/** Whether two schedules expect the same pings (a stored one's keys come back from jsonb in another order). */
+export function sameSchedule(a: HeartbeatSchedule, b: HeartbeatSchedule | null): boolean {
+  return (
+    b !== null &&
+    a.intervalSeconds === b.intervalSeconds &&
+    a.cron === b.cron &&
+    a.timezone === b.timezone &&
+    a.graceSeconds === b.graceSeconds
+  );
+}
+
 export const isScheduleProblem = (value: HeartbeatSchedule | ScheduleProblem): value is ScheduleProblem =>
   'field' in value;
 

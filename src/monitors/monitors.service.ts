@@ -37,7 +37,7 @@ import { MonitorQueues } from './monitor-queues';
 import { UptimeReader } from './uptime-reader';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
 import { creationKind, newPingToken, updatedKind } from './heartbeat-input';
-import { pingDeadline, scheduleIntervalSeconds } from './heartbeat-schedule';
+import { pingDeadline, sameSchedule, scheduleIntervalSeconds } from './heartbeat-schedule';
 
 /** A new or resumed monitor's first check comes within this, spread at random: never a burst. */
 const FIRST_CHECK_SPREAD_MS = 60_000;
@@ -141,7 +141,7 @@ export class MonitorsService {
     const monitor = await this.owned(id);
     const schedule = updatedKind(monitor.mode, body);
     this.assertStatusRange(body.expected_status);
-    if (schedule && JSON.stringify(schedule) !== JSON.stringify(monitor.heartbeat)) {
+    if (schedule && !sameSchedule(schedule, monitor.heartbeat)) {
       monitor.heartbeat = schedule;
       monitor.intervalSeconds = scheduleIntervalSeconds(schedule);
       // The new schedule counts from now: a job is not late for a slot it was not told of.

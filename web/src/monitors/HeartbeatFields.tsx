@@ -1,8 +1,14 @@
 import { SelectField, TextField } from '../components/Field';
+import { type RadioOption, RadioField } from '../components/RadioField';
 import { formatInterval } from '../format';
 import type { HeartbeatDraft } from './monitor-draft';
 
 const INTERVALS = [60, 300, 900, 3600, 21600, 43200, 86400, 604800];
+
+const KINDS: RadioOption<HeartbeatDraft['kind']>[] = [
+  { value: 'interval', label: 'At an interval', hint: 'Every so often after the last ping: for workers and loops.' },
+  { value: 'cron', label: 'On a cron schedule', hint: 'At the times of the job’s crontab line, in its time zone.' },
+];
 
 /** When a heartbeat monitor expects its pings: an interval, or a cron expression in a time zone; and the grace. */
 export function HeartbeatFields({
@@ -21,33 +27,14 @@ export function HeartbeatFields({
     : [...INTERVALS, heartbeat.interval].sort((a, b) => a - b);
   return (
     <>
-      <fieldset className="field">
-        <legend>Expect a ping</legend>
-        <ul className="scope-options">
-          {(
-            [
-              ['interval', 'At an interval', 'Every so often after the last ping: for workers and loops.'],
-              ['cron', 'On a cron schedule', 'At the times of the job’s crontab line, in its time zone.'],
-            ] as const
-          ).map(([kind, label, grants]) => (
-            <li key={kind} className="check">
-              <input
-                id={`heartbeat-kind-${kind}`}
-                type="radio"
-                name="heartbeat-kind"
-                checked={heartbeat.kind === kind}
-                onChange={() => set('kind', kind)}
-                aria-describedby={`heartbeat-kind-${kind}-grants`}
-              />
-              <label htmlFor={`heartbeat-kind-${kind}`}>{label}</label>
-              <span id={`heartbeat-kind-${kind}-grants`} className="scope-grants">
-                {grants}
-              </span>
-            </li>
-          ))}
-        </ul>
-        {apiField('heartbeat') ? <p className="field-error">{apiField('heartbeat')}</p> : null}
-      </fieldset>
+      <RadioField
+        legend="Expect a ping"
+        name="heartbeat-kind"
+        value={heartbeat.kind}
+        onChange={(kind) => set('kind', kind)}
+        options={KINDS}
+        error={apiField('heartbeat')}
+      />
       {heartbeat.kind === 'interval' ? (
         <SelectField
           id="heartbeat-interval"

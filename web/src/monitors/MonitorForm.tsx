@@ -2,9 +2,10 @@ import { type FormEvent, useState } from 'react';
 import { ProblemError } from '../api';
 import { SelectField, TextField } from '../components/Field';
 import { ProblemAlert } from '../components/ProblemAlert';
+import { type RadioOption, RadioField } from '../components/RadioField';
 import { formatInterval } from '../format';
 import { Link, navigate } from '../router';
-import type { Monitor } from '../types';
+import type { Monitor, MonitorMode } from '../types';
 import { type Draft, draftOf, saveMonitor } from './monitor-draft';
 import { AssertionFields } from './AssertionFields';
 import { HeartbeatFields } from './HeartbeatFields';
@@ -12,11 +13,15 @@ import { TrackedValueFields } from './TrackedValueFields';
 
 const INTERVALS = [30, 60, 300, 900, 1800, 3600, 21600, 86400];
 
-const MODES = [
-  ['http', 'HTTP', 'Fetches the page: fast and light.'],
-  ['browser', 'Browser', 'Renders the page in Chromium and keeps screenshots of each change.'],
-  ['heartbeat', 'Heartbeat', 'Checks nothing: a job pings Vigil on a schedule; late or failed pings make it down.'],
-] as const;
+const MODES: RadioOption<MonitorMode>[] = [
+  { value: 'http', label: 'HTTP', hint: 'Fetches the page: fast and light.' },
+  { value: 'browser', label: 'Browser', hint: 'Renders the page in Chromium and keeps screenshots of each change.' },
+  {
+    value: 'heartbeat',
+    label: 'Heartbeat',
+    hint: 'Checks nothing: a job pings Vigil on a schedule; late or failed pings make it down.',
+  },
+];
 
 /** The form of a new monitor (`monitor` null) or of one to edit; once saved, the monitor's page opens. */
 export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
@@ -57,7 +62,7 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
     error instanceof ProblemError ? error.problem.errors?.find((item) => item.field === field)?.message : undefined;
   const invalid = error instanceof ProblemError && error.code === 'validation_failed';
   // A monitor cannot become or stop being a heartbeat monitor: its history would mean something else.
-  const modes = MODES.filter(([mode]) => !monitor || (mode === 'heartbeat') === (monitor.mode === 'heartbeat'));
+  const modes = MODES.filter(({ value }) => !monitor || (value === 'heartbeat') === (monitor.mode === 'heartbeat'));
 
   return (
     <form className="card form monitor-form" onSubmit={submit} noValidate>
@@ -75,29 +80,14 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
         onChange={(value) => set('name', value)}
         error={local.name ?? apiField('name')}
       />
-      <fieldset className="field">
-        <legend>Mode</legend>
-        <ul className="scope-options">
-          {modes.map(([mode, label, grants]) => (
-            <li key={mode} className="check">
-              <input
-                id={`monitor-mode-${mode}`}
-                type="radio"
-                name="monitor-mode"
-                value={mode}
-                checked={draft.mode === mode}
-                onChange={() => set('mode', mode)}
-                aria-describedby={`monitor-mode-${mode}-grants`}
-              />
-              <label htmlFor={`monitor-mode-${mode}`}>{label}</label>
-              <span id={`monitor-mode-${mode}-grants`} className="scope-grants">
-                {grants}
-              </span>
-            </li>
-          ))}
-        </ul>
-        {apiField('mode') ? <p className="field-error">{apiField('mode')}</p> : null}
-      </fieldset>
+      <RadioField
+        legend="Mode"
+        name="monitor-mode"
+        value={draft.mode}
+        onChange={(mode) => set('mode', mode)}
+        options={modes}
+        error={apiField('mode')}
+      />
       {heartbeat ? (
         <HeartbeatFields
           heartbeat={draft.heartbeat}
