@@ -45,6 +45,8 @@ export class TestCertificateAuthority {
       extensions: [
         new x509.BasicConstraintsExtension(true, undefined, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        // Every test CA has the same name: its key id is what lets OpenSSL pick the right one among those trusted.
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
       ],
     });
     return new TestCertificateAuthority(keys, certificate);
@@ -69,6 +71,7 @@ export class TestCertificateAuthority {
       signingAlgorithm: ALGORITHM,
       extensions: [
         new x509.BasicConstraintsExtension(false),
+        await x509.AuthorityKeyIdentifierExtension.create(this.keys.publicKey),
         new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
         new x509.SubjectAlternativeNameExtension(
           hosts.map((host): x509.JsonGeneralName => ({ type: isIP(host) ? 'ip' : 'dns', value: host })),
