@@ -24,6 +24,7 @@ const MEDIUM = [
   '<rootDir>/test/contract/workspace-scope.spec.ts',
   '<rootDir>/test/contract/raw-sql-scope.spec.ts',
   '<rootDir>/test/e2e/workspace-migration.spec.ts',
+  '<rootDir>/test/medium/**/*.spec.ts',
 ];
 
 const tier = (displayName, options) => ({

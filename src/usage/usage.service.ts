@@ -84,9 +84,12 @@ export class UsageService implements OnApplicationShutdown {
   }
 
   /** Today's requests: those every instance has flushed, plus this instance's not yet flushed. */
-  private async requestsToday(workspaceId: string, at: Date): Promise<number> {
+  async requestsToday(workspaceId: string, at = new Date()): Promise<number> {
     const key = this.requestsKey(workspaceId, at);
-    return Number((await this.redis.client.get(key)) ?? 0) + (this.pending.get(key) ?? 0);
+    // Read before the GET is sent: a flush starting while the GET is under way takes these counts out of `pending`,
+    // and its INCRBY goes on this connection after the GET, so reading `pending` afterwards would miss them.
+    const unflushed = this.pending.get(key) ?? 0;
+    return Number((await this.redis.client.get(key)) ?? 0) + unflushed;
   }
 
   async flush(): Promise<void> {
