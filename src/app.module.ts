@@ -19,6 +19,7 @@ import { ChangesModule } from './changes/changes.module';
 import { CrawlModule } from './crawl/crawl.module';
 import { ReportsModule } from './reports/reports.module';
 import { StatusPagesModule } from './status-pages/status-pages.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { ExportModule } from './export/export.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { ConfigModule } from './config/config.module';
@@ -56,6 +57,7 @@ export class AppModule implements OnModuleDestroy {
       A11yScansModule.forRoot(config),
       CrawlModule.forRoot(config, monitors),
       StatusPagesModule.forRoot(config, monitors),
+      MaintenanceModule.forRoot(config),
       ReportsModule.forRoot(config, monitors),
       AlertsModule.forRoot(config),
     ];

@@ -1438,6 +1438,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/maintenance-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's maintenance windows
+         * @description Newest first, each with its status now, its current occurrence (while active) and its next one.
+         */
+        get: operations["listMaintenanceWindows"];
+        put?: never;
+        /**
+         * Schedule a maintenance window, or start one now
+         * @description A window covers chosen monitors (`monitor_ids`) or every monitor of the workspace (`all_monitors`, monitors
+         *     created later included). Without `starts_at` it starts now: "start now for N minutes" is `{"title": ...,
+         *     "duration_minutes": N}`. With `recurrence` (an RFC 5545 RRULE such as `FREQ=WEEKLY;BYDAY=SU`) it repeats at the
+         *     local wall-clock time `starts_at` has in `timezone`, across daylight-saving changes.
+         *
+         *     While a window is active:
+         *     - `mute_alerts`: checks go on and are recorded, but alert rules do not move (nothing fires, nothing is sent, nothing
+         *       is queued for later) and change events go to no rule's destinations; a rule firing before the window is told
+         *       about again only by the checks after it.
+         *     - `pause_checks`: scheduled checks are not run; heartbeat monitors, which have nothing to run, are muted instead.
+         *     - Status pages show the window's `title` and `message` on the components whose monitors it covers.
+         *     - Uptime leaves checks made during it out of its figures and counts them apart (`maintenance_checks`).
+         *     - `maintenance.started` and `maintenance.ended` are sent as each occurrence begins and ends.
+         */
+        post: operations["createMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance-windows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a maintenance window
+         * @description Its settings, its status now, its current occurrence (while active) and its next one.
+         */
+        get: operations["getMaintenanceWindow"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a maintenance window
+         * @description An active window ends at once (`maintenance.ended` is sent); a scheduled one never starts.
+         */
+        delete: operations["deleteMaintenanceWindow"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a maintenance window
+         * @description Only the fields sent change; `recurrence: null` makes it one-off, `message: null` removes the message. Changing
+         *     `starts_at`, `duration_minutes` or `recurrence` forgets an earlier "end now".
+         */
+        patch: operations["updateMaintenanceWindow"];
+        trace?: never;
+    };
+    "/maintenance-windows/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the current occurrence now
+         * @description The active occurrence ends now ("end now"); a recurring window still opens at its next occurrence. A window
+         *     that is not active is a `409 maintenance_not_active`.
+         */
+        post: operations["endMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status-pages": {
         parameters: {
             query?: never;
@@ -1921,6 +2007,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "maintenance.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance window began
+         * @description An occurrence of a maintenance window began (at its start, or at once for a window started now). Sent once per
+         *     occurrence.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["maintenanceStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance window ended
+         * @description An occurrence of a maintenance window ended: at its end, ended early, or deleted while active. Sent after the
+         *     `maintenance.started` it ends, never before.
+         *     Signed like every delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["maintenanceEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1968,7 +2098,7 @@ export interface components {
          *     so a client should treat one it does not know by its status.
          * @enum {string}
          */
-        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "no_page" | "not_a_heartbeat" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
+        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "no_page" | "not_a_heartbeat" | "maintenance_not_active" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
         /** @description A `400` problem; `errors` names each offending field (the body, a parameter or a header). */
         ValidationProblem: components["schemas"]["Problem"] & Record<string, never>;
         /** @description A `403` problem; `required_scope` names the scope or permission the credentials lack. */
@@ -2545,6 +2675,51 @@ export interface components {
             workspace_id: string;
             data: components["schemas"]["MonitorAlertEventData"];
         };
+        /** @description The `maintenance.started` event. */
+        MaintenanceStartedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "maintenance.started";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["MaintenanceEventData"];
+        };
+        /** @description The `maintenance.ended` event. */
+        MaintenanceEndedEvent: {
+            /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
+            id: string;
+            /** @constant */
+            type: "maintenance.ended";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            data: components["schemas"]["MaintenanceEventData"];
+        };
+        MaintenanceEventData: {
+            maintenance_window: {
+                /** Format: uuid */
+                id: string;
+                title: string;
+                message: string | null;
+                mode: components["schemas"]["MaintenanceMode"];
+                all_monitors: boolean;
+                monitor_ids: string[];
+            };
+            /**
+             * Format: date-time
+             * @description The occurrence's start.
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description Its planned end (`maintenance.started`) or its actual end (`maintenance.ended`).
+             */
+            ends_at: string;
+        };
         /** @description The `certificate.expiring` event. */
         CertificateExpiringEvent: {
             /** @description The event's id, also sent as `webhook-id`; the same on every attempt, so receivers can drop repeats. */
@@ -2872,10 +3047,11 @@ export interface components {
         /**
          * @description What happened: `monitor.down`, `monitor.recovered` (from rules), `change.detected`, `value.changed`,
          *     `release_check.started`, `release_check.completed`, `release_check.reviewed`, `a11y_scan.completed`,
-         *     `crawl.completed`, `certificate.expiring`, `certificate.renewed` (from rules), and `ping` (a test).
+         *     `crawl.completed`, `certificate.expiring`, `certificate.renewed` (from rules), `maintenance.started`,
+         *     `maintenance.ended`, and `ping` (a test).
          * @enum {string}
          */
-        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.started" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "certificate.expiring" | "certificate.renewed" | "ping";
+        EventType: "monitor.down" | "monitor.recovered" | "change.detected" | "value.changed" | "release_check.started" | "release_check.completed" | "release_check.reviewed" | "a11y_scan.completed" | "crawl.completed" | "certificate.expiring" | "certificate.renewed" | "maintenance.started" | "maintenance.ended" | "ping";
         /** @enum {string} */
         DestinationType: "webhook" | "slack" | "email";
         /** @description `url` for a webhook, `webhook_url` for Slack, `to` for e-mail. */
@@ -3701,7 +3877,10 @@ export interface components {
             region: string | null;
             /** @description Percentage of passed checks (0 to 100); null without checks in the window. */
             uptime: components["schemas"]["UptimeFigures"];
+            /** @description The checks the figures count; those made during maintenance are not among them. */
             checks: components["schemas"]["CheckCounts"];
+            /** @description Checks made during a maintenance window, counted apart (neither up nor down). */
+            maintenance_checks: components["schemas"]["CheckCounts"];
             history: components["schemas"]["UptimeWindow"];
             /** @description Oldest first; hours or days without checks are left out. */
             response_times: components["schemas"]["ResponseTimePoint"][];
@@ -3869,11 +4048,12 @@ export interface components {
         /**
          * @description `operational`: every monitor that is checked is up. `degraded`: an open `minor` incident. `partial_outage`:
          *     some of a component's monitors are down, or an open `major` incident. `major_outage`: all of a component's
-         *     monitors are down, or an open `critical` incident. The page's overall status is its worst component's,
-         *     raised by open incidents.
+         *     monitors are down, or an open `critical` incident. `under_maintenance`: an active maintenance window covers
+         *     every monitor of the component. The page's overall status is its worst component's (a component under
+         *     maintenance counts only when all are), raised by open incidents.
          * @enum {string}
          */
-        ServiceStatus: "operational" | "degraded" | "partial_outage" | "major_outage";
+        ServiceStatus: "operational" | "degraded" | "partial_outage" | "major_outage" | "under_maintenance";
         /**
          * @description From the day's uptime: `operational` at 99.9 % or more, `degraded` from 99 %, `partial_outage` from 95 %,
          *     `major_outage` below; `no_data` when no check ran that day (paused, or not yet created).
@@ -3977,6 +4157,120 @@ export interface components {
             title?: string;
             impact?: components["schemas"]["IncidentImpact"];
         };
+        /**
+         * @description `mute_alerts`: checks go on, alert rules do not move and nothing is sent. `pause_checks`: scheduled checks are
+         *     not run (heartbeat monitors are muted instead).
+         * @enum {string}
+         */
+        MaintenanceMode: "mute_alerts" | "pause_checks";
+        /**
+         * @description `scheduled` (an occurrence is to come), `active` (one is under way), `completed` (none is to come).
+         * @enum {string}
+         */
+        MaintenanceStatus: "scheduled" | "active" | "completed";
+        MaintenanceOccurrence: {
+            /** Format: date-time */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends (or ended, when ended early).
+             */
+            ends_at: string;
+        };
+        MaintenanceWindow: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** @description Shown on status pages beside the components the window covers. */
+            message: string | null;
+            mode: components["schemas"]["MaintenanceMode"];
+            /** @description Covers every monitor of the workspace, those created later included. */
+            all_monitors: boolean;
+            /** @description The monitors it covers (empty with `all_monitors`). */
+            monitor_ids: string[];
+            /**
+             * Format: date-time
+             * @description The first occurrence's start.
+             */
+            starts_at: string;
+            duration_minutes: number;
+            /** @description The RRULE it repeats by; null for a one-off window. */
+            recurrence: string | null;
+            /** @description The time zone whose wall-clock time a recurring window keeps. */
+            timezone: string;
+            status: components["schemas"]["MaintenanceStatus"];
+            /** @description The occurrence under way; null unless `active`. */
+            current: components["schemas"]["MaintenanceOccurrence"] | null;
+            /** @description The next occurrence to start; null when none is to come. */
+            next: components["schemas"]["MaintenanceOccurrence"] | null;
+            /**
+             * Format: date-time
+             * @description When an occurrence was last ended early ("end now").
+             */
+            ended_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MaintenanceWindowList: {
+            data: components["schemas"]["MaintenanceWindow"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CreateMaintenanceWindowRequest: {
+            title: string;
+            /** @description Shown on status pages; null for none. */
+            message?: string | null;
+            /** @description Defaults to `mute_alerts`. */
+            mode?: components["schemas"]["MaintenanceMode"];
+            /** @description Defaults to false; when true, `monitor_ids` must be empty or left out. */
+            all_monitors?: boolean;
+            /** @description The workspace's monitors to cover; at least one unless `all_monitors`. */
+            monitor_ids?: string[];
+            /**
+             * Format: date-time
+             * @description Defaults to now (start now).
+             */
+            starts_at?: string;
+            duration_minutes: number;
+            /**
+             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is the first occurrence), for instance
+             *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
+             *     left out: one-off.
+             */
+            recurrence?: string | null;
+            /** @description An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`. */
+            timezone?: string;
+        };
+        UpdateMaintenanceWindowRequest: {
+            title?: string;
+            /** @description Shown on status pages; null for none. */
+            message?: string | null;
+            mode?: components["schemas"]["MaintenanceMode"];
+            all_monitors?: boolean;
+            monitor_ids?: string[];
+            /** Format: date-time */
+            starts_at?: string;
+            duration_minutes?: number;
+            /**
+             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is the first occurrence), for instance
+             *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
+             *     left out: one-off.
+             */
+            recurrence?: string | null;
+            /** @description An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`. */
+            timezone?: string;
+        };
+        PublicMaintenance: {
+            title: string;
+            message: string | null;
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            /** @description The names of the page's components it covers. */
+            components: string[];
+        };
         PublicStatusDay: {
             /**
              * Format: date
@@ -3990,6 +4284,8 @@ export interface components {
         PublicStatusComponent: {
             name: string;
             status: components["schemas"]["ServiceStatus"];
+            /** @description The active maintenance covering the component's monitors; null when none is. */
+            maintenance: components["schemas"]["PublicMaintenance"] | null;
             /** @description Percentage of the checks of the last 90 days that passed; null when none ran. */
             uptime_90d: number | null;
             /** @description The last 90 UTC days, oldest first; today is the last. */
@@ -4017,6 +4313,8 @@ export interface components {
             description: string | null;
             status: components["schemas"]["ServiceStatus"];
             components: components["schemas"]["PublicStatusComponent"][];
+            /** @description Maintenance covering the page's components: under way, and starting in the next 7 days, soonest first. */
+            maintenance: components["schemas"]["PublicMaintenance"][];
             /** @description Every open incident, and those resolved in the last 90 days (at most 50 of them), newest first. */
             incidents: components["schemas"]["PublicIncident"][];
             /** @description How uptime is counted, in one sentence (regions, paused time, missing data). */
@@ -4357,7 +4655,8 @@ export interface components {
          * @description The request conflicts with the resource's current state; `code` says how (for instance `stale_revision`,
          *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`, `crawl_finished`,
          *     `plan_limit_reached`, `slug_taken`, `incident_resolved`, `run_not_ready`, `idempotency_key_in_flight`,
-         *     `no_page` for a heartbeat monitor asked to check, scan or take regions, `not_a_heartbeat`).
+         *     `no_page` for a heartbeat monitor asked to check, scan or take regions, `not_a_heartbeat`,
+         *     `maintenance_not_active`).
          */
         Conflict: {
             headers: {
@@ -7761,6 +8060,11 @@ export interface operations {
                      *         "24h": 1,
                      *         "7d": 1,
                      *         "30d": 1
+                     *       },
+                     *       "maintenance_checks": {
+                     *         "24h": 0,
+                     *         "7d": 0,
+                     *         "30d": 0
                      *       },
                      *       "history": "24h",
                      *       "response_times": [
@@ -11308,6 +11612,415 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listMaintenanceWindows: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. Defaults to `1`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. Defaults to `20`. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of maintenance windows, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
+                     *           "title": "Database upgrade",
+                     *           "message": "Checkout may be slow while we upgrade the database.",
+                     *           "mode": "mute_alerts",
+                     *           "all_monitors": false,
+                     *           "monitor_ids": [
+                     *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *           ],
+                     *           "starts_at": "2026-11-29T02:00:00Z",
+                     *           "duration_minutes": 60,
+                     *           "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *           "timezone": "Europe/Berlin",
+                     *           "status": "scheduled",
+                     *           "current": null,
+                     *           "next": {
+                     *             "starts_at": "2026-11-29T02:00:00Z",
+                     *             "ends_at": "2026-11-29T03:00:00Z"
+                     *           },
+                     *           "ended_at": null,
+                     *           "created_at": "2026-11-24T09:30:00Z",
+                     *           "updated_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindowList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+                /**
+                 * @description Makes a create safe to retry. Send a new key (a UUID, say) per create; a retry with the same key and the same
+                 *     request within 24 hours is not run again but answered with the first response (same status and body). The
+                 *     same key with a different request (body, path or query) is a `422` (`idempotency_key_reused`); while the
+                 *     first request is still running, a `409` (`idempotency_key_in_flight`). An error answer is not kept, so a
+                 *     failed request may be retried with its key. Keys belong to the workspace and the credential (API key or
+                 *     person) that sent them, and to the operation. 1 to 255 printable ASCII characters.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Database upgrade",
+                 *       "message": "Checkout may be slow while we upgrade the database.",
+                 *       "monitor_ids": [
+                 *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                 *       ],
+                 *       "starts_at": "2026-11-29T02:00:00Z",
+                 *       "duration_minutes": 60,
+                 *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                 *       "timezone": "Europe/Berlin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMaintenanceWindowRequest"];
+            };
+        };
+        responses: {
+            /** @description The new maintenance window. */
+            201: {
+                headers: {
+                    /** @description The maintenance window's URL. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
+                     *       "title": "Database upgrade",
+                     *       "message": "Checkout may be slow while we upgrade the database.",
+                     *       "mode": "mute_alerts",
+                     *       "all_monitors": false,
+                     *       "monitor_ids": [
+                     *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *       ],
+                     *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "duration_minutes": 60,
+                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "timezone": "Europe/Berlin",
+                     *       "status": "scheduled",
+                     *       "current": null,
+                     *       "next": {
+                     *         "starts_at": "2026-11-29T02:00:00Z",
+                     *         "ends_at": "2026-11-29T03:00:00Z"
+                     *       },
+                     *       "ended_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The maintenance window. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
+                     *       "title": "Database upgrade",
+                     *       "message": "Checkout may be slow while we upgrade the database.",
+                     *       "mode": "mute_alerts",
+                     *       "all_monitors": false,
+                     *       "monitor_ids": [
+                     *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *       ],
+                     *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "duration_minutes": 60,
+                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "timezone": "Europe/Berlin",
+                     *       "status": "active",
+                     *       "current": {
+                     *         "starts_at": "2026-11-29T02:00:00Z",
+                     *         "ends_at": "2026-11-29T03:00:00Z"
+                     *       },
+                     *       "next": {
+                     *         "starts_at": "2026-12-06T02:00:00Z",
+                     *         "ends_at": "2026-12-06T03:00:00Z"
+                     *       },
+                     *       "ended_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "duration_minutes": 90,
+                 *       "message": "Checkout may be slow for up to 90 minutes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMaintenanceWindowRequest"];
+            };
+        };
+        responses: {
+            /** @description The maintenance window as changed. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
+                     *       "title": "Database upgrade",
+                     *       "message": "Checkout may be slow while we upgrade the database.",
+                     *       "mode": "mute_alerts",
+                     *       "all_monitors": false,
+                     *       "monitor_ids": [
+                     *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *       ],
+                     *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "duration_minutes": 60,
+                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "timezone": "Europe/Berlin",
+                     *       "status": "scheduled",
+                     *       "current": null,
+                     *       "next": {
+                     *         "starts_at": "2026-11-29T02:00:00Z",
+                     *         "ends_at": "2026-11-29T03:00:00Z"
+                     *       },
+                     *       "ended_at": null,
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    endMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window, ended. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
+                     *       "title": "Database upgrade",
+                     *       "message": "Checkout may be slow while we upgrade the database.",
+                     *       "mode": "mute_alerts",
+                     *       "all_monitors": false,
+                     *       "monitor_ids": [
+                     *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
+                     *       ],
+                     *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "duration_minutes": 60,
+                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "timezone": "Europe/Berlin",
+                     *       "status": "scheduled",
+                     *       "current": null,
+                     *       "next": {
+                     *         "starts_at": "2026-12-06T02:00:00Z",
+                     *         "ends_at": "2026-12-06T03:00:00Z"
+                     *       },
+                     *       "ended_at": "2026-11-29T02:41:00Z",
+                     *       "created_at": "2026-11-24T09:30:00Z",
+                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listStatusPages: {
         parameters: {
             query?: {
@@ -11896,6 +12609,7 @@ export interface operations {
                      *         {
                      *           "name": "Checkout",
                      *           "status": "operational",
+                     *           "maintenance": null,
                      *           "uptime_90d": 99.98,
                      *           "days": [
                      *             {
@@ -11903,6 +12617,17 @@ export interface operations {
                      *               "uptime": 99.95,
                      *               "status": "operational"
                      *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "maintenance": [
+                     *         {
+                     *           "title": "Database upgrade",
+                     *           "message": "Checkout may be slow while we upgrade the database.",
+                     *           "starts_at": "2026-11-29T02:00:00Z",
+                     *           "ends_at": "2026-11-29T03:00:00Z",
+                     *           "components": [
+                     *             "Checkout"
                      *           ]
                      *         }
                      *       ],
@@ -11927,7 +12652,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "method": "Uptime is the share of checks that passed, counted over every region each monitor is checked from; time a monitor was paused and hours without checks are left out rather than counted as up or down.",
+                     *       "method": "Uptime is the share of checks that passed, counted over every region each monitor is checked from; time a monitor was paused and hours without checks are left out rather than counted as up or down, and checks made during maintenance are counted apart, neither up nor down.",
                      *       "updated_at": "2026-11-24T09:34:51Z"
                      *     }
                      */
@@ -12718,6 +13443,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CrawlCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    maintenanceStartedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenanceStartedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered; `410 Gone` disables the destination; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    maintenanceEndedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenanceEndedEvent"];
             };
         };
         responses: {

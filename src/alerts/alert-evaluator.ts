@@ -63,10 +63,11 @@ export async function raiseAlerts(em: EntityManager, monitor: Monitor, check: Mo
   }
   for (const change of changes) {
     // A tracked value has rules of its own; every other kind of change (text, visual, metadata) is a page change.
+    // During maintenance the change is recorded, and no rule's destination is told.
     const wanted = change.kind === 'value' ? 'value_change' : 'change';
-    const destinationIds = [
-      ...new Set(rules.filter((rule) => rule.event === wanted).flatMap((rule) => rule.destinationIds)),
-    ];
+    const destinationIds = check.maintenanceWindowId
+      ? []
+      : [...new Set(rules.filter((rule) => rule.event === wanted).flatMap((rule) => rule.destinationIds))];
     recordEvent(em, {
       workspaceId,
       type: change.kind === 'value' ? 'value.changed' : 'change.detected',

@@ -171,6 +171,10 @@ export function readable(event: EventPayload): string {
       return ':eyes: An accessibility scan of a monitor ended.';
     case 'crawl.completed':
       return `:spider_web: A crawl of ${event.data.url} ended.`;
+    case 'maintenance.started':
+      return `:construction: Maintenance "${event.data.maintenance_window.title}" began; it ends at ${event.data.ends_at}.`;
+    case 'maintenance.ended':
+      return `:white_check_mark: Maintenance "${event.data.maintenance_window.title}" ended.`;
     case 'ping':
       return 'Vigil test message: this destination works.';
     default: {

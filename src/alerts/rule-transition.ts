@@ -27,6 +27,8 @@ export interface RuleCheck {
   checkedAt: Date;
   /** The certificate the check was served over HTTPS; null for http or when no handshake completed. */
   certificate: ServedCertificate | null;
+  /** The maintenance window muting the monitor's alerts when the check ran; null outside maintenance. */
+  maintenanceWindowId: string | null;
 }
 
 /** What a rule tells about a check: the monitor went down (or a reminder that it still is), or it recovered. */
@@ -55,14 +57,26 @@ export function failsRule(rule: Pick<IncidentRule, 'event' | 'thresholdMs'>, che
   return rule.event === 'down' ? !check.ok : check.ok && check.responseTimeMs > (rule.thresholdMs ?? 0);
 }
 
+/** The rule as it is, telling nothing. */
+const unchanged = (rule: IncidentRule): RuleTransition => ({
+  state: rule.state,
+  streaks: rule.streaks,
+  notifiedAt: rule.notifiedAt,
+  firedFor: rule.firedFor,
+  notify: null,
+});
+
 /**
  * Where a check moves a rule's incident (pure: the caller applies it). The check's region's streak grows on a failing
  * check and resets on any other; the incident is confirmed once `minRegions` of the monitor's regions (at most all of
  * them) have failed `consecutiveFailures` times in a row. Confirmed, the rule fires and tells `down`, or, firing
  * already, tells a `reminder` every `reminderMinutes`; unconfirmed, a firing rule recovers (telling `recovered` when
- * the rule asks for it) and the rule is `pending` while any region still has failures, `ok` when none has.
+ * the rule asks for it) and the rule is `pending` while any region still has failures, `ok` when none has. A check
+ * made during maintenance leaves the rule as it is.
  */
 export function nextRuleState(rule: IncidentRule, monitorRegions: readonly string[], check: RuleCheck): RuleTransition {
+  // Maintenance holds every rule where it is: nothing fires, recovers or reminds, and nothing is kept to tell later.
+  if (check.maintenanceWindowId !== null) return unchanged(rule);
   if (rule.event === 'certificate_expiry') return nextCertificateRuleState(rule, check);
   const streaks = Object.fromEntries(monitorRegions.map((region) => [region, rule.streaks[region] ?? 0]));
   streaks[check.region] = failsRule(rule, check) ? (streaks[check.region] ?? 0) + 1 : 0;
@@ -101,20 +115,13 @@ export const certificateIdentity = (certificate: ServedCertificate): string =>
  * refused certificate with a later date, cannot end it. A check served no certificate leaves the rule as it is.
  */
 function nextCertificateRuleState(rule: IncidentRule, check: RuleCheck): RuleTransition {
-  const unchanged: RuleTransition = {
-    state: rule.state,
-    streaks: rule.streaks,
-    notifiedAt: rule.notifiedAt,
-    firedFor: rule.firedFor,
-    notify: null,
-  };
-  if (!check.certificate) return unchanged;
+  if (!check.certificate) return unchanged(rule);
   const identity = certificateIdentity(check.certificate);
-  if (identity === rule.firedFor) return unchanged;
+  if (identity === rule.firedFor) return unchanged(rule);
   if (daysLeft(check.certificate, check.checkedAt) <= (rule.daysBefore ?? 0)) {
     return { state: 'firing', streaks: rule.streaks, notifiedAt: check.checkedAt, firedFor: identity, notify: 'down' };
   }
-  if (rule.state !== 'firing' || !check.certificate.verified) return unchanged;
+  if (rule.state !== 'firing' || !check.certificate.verified) return unchanged(rule);
   const notify = rule.notifyRecovery ? 'recovered' : null;
   return { state: 'ok', streaks: rule.streaks, notifiedAt: null, firedFor: rule.firedFor, notify };
 }

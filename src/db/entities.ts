@@ -24,6 +24,7 @@ import { ReportRun } from '../reports/entities/report-run.entity';
 import { Report } from '../reports/entities/report.entity';
 import { Incident, IncidentUpdate } from '../status-pages/entities/incident.entity';
 import { StatusPage } from '../status-pages/entities/status-page.entity';
+import { MaintenanceWindow } from '../maintenance/entities/maintenance-window.entity';
 
 /** Every entity, listed explicitly: no file-system discovery, so the same list works in tests, builds and the CLI. */
 export const ENTITIES = [
@@ -54,4 +55,5 @@ export const ENTITIES = [
   Report,
   ReportRun,
   IdempotencyKey,
+  MaintenanceWindow,
 ];

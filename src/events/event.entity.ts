@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'crawl.completed',
   'certificate.expiring',
   'certificate.renewed',
+  'maintenance.started',
+  'maintenance.ended',
   'ping',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -38,6 +38,7 @@ import type { PageObservation } from './monitor-check-runner';
 import { deriveStatus, isRoutineCheck, type MonitorAsRead } from './routine-check';
 import { expectedAtOf, type HeartbeatSchedule, missedMessage, pingDeadline, slotWasPinged } from './heartbeat-schedule';
 import { type CheckResult, RoutineCheckWriter, MONITOR_RULES_SQL } from './routine-check-writer';
+import { type CoveringWindow, maintenanceAt } from '../maintenance/maintenance-calendar';
 
 /** The monitor as a check reads it, its alert rules included, and the result already recorded for its slot, if any. */
 type MonitorToCheck = AssessedMonitor &
@@ -45,6 +46,8 @@ type MonitorToCheck = AssessedMonitor &
   Pick<Monitor, 'id' | 'heartbeat' | 'heartbeatPingedAt' | 'heartbeatStartedAt'> & {
     rulesFingerprint: string;
     recordedCheckId: string | null;
+    /** The maintenance windows covering the monitor that may be under way now (which one is, the calendar says). */
+    maintenance: CoveringWindow[];
   };
 
 /** What a heartbeat's ping or missed slot moves besides the check: the next deadline, and the last ping. */
@@ -74,6 +77,18 @@ const MAX_RUN_MS = 2_147_483_647;
 function storableText(text: string, max: number): string {
   return [...text.replaceAll('\u0000', '')].slice(0, max).join('').toWellFormed();
 }
+
+/**
+ * The maintenance windows of the monitor `m`'s workspace that cover it and may be under way now or later (recurring,
+ * or one-off and not over): only the calendar's fields, as jsonb. Whether one is under way is the calendar's question
+ * (`maintenanceAt`), asked in code, never here.
+ */
+const MONITOR_MAINTENANCE_SQL = `(select coalesce(jsonb_agg(jsonb_build_object(
+    'id', w.id, 'mode', w.mode, 'startsAt', w.starts_at, 'durationMinutes', w.duration_minutes,
+    'recurrence', w.recurrence, 'timezone', w.timezone, 'endedAt', w.ended_at)), '[]'::jsonb)
+  from maintenance_windows w
+  where w.workspace_id = m.workspace_id and (w.all_monitors or m.id = any(w.monitor_ids))
+    and (w.recurrence is not null or w.starts_at + make_interval(mins => w.duration_minutes) > now() - interval '1 hour'))`;
 
 /** An alert rule as the check's statement reads it (`MONITOR_RULES_SQL`). */
 type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null };
@@ -107,6 +122,7 @@ interface MonitorToCheckRow {
   rules: RuleRow[];
   rules_fingerprint: string;
   recorded_check_id: string | null;
+  maintenance: (Omit<CoveringWindow, 'startsAt' | 'endedAt'> & { startsAt: string; endedAt: string | null })[];
 }
 
 /** A content change prepared before the monitor's row is locked: the summary may take a model's seconds. */
@@ -154,6 +170,11 @@ export class MonitorCheckRecorder {
     if ('answer' in due) return due.answer;
     const monitor = due;
     if (monitor.heartbeat) return this.recordMissedSlot(monitor, job, monitor.heartbeat);
+    // A window pausing checks skips the scheduled ones (a check asked for by hand still runs). A heartbeat has nothing
+    // to pause: its missed slots are recorded, muted, above.
+    if (job.trigger === 'scheduled' && maintenanceAt(monitor.maintenance, new Date())?.mode === 'pause_checks') {
+      return null;
+    }
     return this.record(monitor, job, new Date(), await this.assessor.assess(monitor));
   }
 
@@ -230,6 +251,7 @@ export class MonitorCheckRecorder {
         this.logger.warn({ err: error }, `PostgreSQL is unreachable: check ${monitorCheckJobId(job)} waits for it`),
     };
     const { observation, content } = assessment;
+    const maintenanceWindowId = maintenanceAt(monitor.maintenance, checkedAt)?.id ?? null;
     const seen = {
       region: job.region,
       ok: observation.ok,
@@ -238,11 +260,12 @@ export class MonitorCheckRecorder {
       content,
       metadata: assessment.metadata,
       certificate: observation.certificate,
+      maintenanceWindowId,
       visualChanged: assessment.visual !== null,
       learned: assessment.learned,
     };
     if (isRoutineCheck(monitor, seen)) {
-      const routine = await this.writeRoutine(monitor, job, checkedAt, observation, heartbeat);
+      const routine = await this.writeRoutine(monitor, job, checkedAt, observation, maintenanceWindowId, heartbeat);
       if (routine) return routine;
     }
     const draft = assessment.contentChanged && content ? await this.draft(monitor, assessment, content) : null;
@@ -269,8 +292,11 @@ export class MonitorCheckRecorder {
           if (again) return again.id;
           if (heartbeat && !moveHeartbeat(locked, heartbeat, scheduledFor)) return null;
 
-          const check = tx.create(MonitorCheck, { monitor: locked, ...checkResult(job, checkedAt, observation) });
-          await this.addToRollup(tx, locked.id, job.region, checkedAt, observation);
+          const check = tx.create(MonitorCheck, {
+            monitor: locked,
+            ...checkResult(job, checkedAt, observation, maintenanceWindowId),
+          });
+          await this.addToRollup(tx, check);
           this.updateStatus(locked, job.region, observation.ok, checkedAt);
           if (assessment.learned) locked.volatile = assessment.volatile;
           if (observation.certificate) locked.certificate = observation.certificate;
@@ -301,11 +327,12 @@ export class MonitorCheckRecorder {
     job: MonitorCheckJob,
     checkedAt: Date,
     observation: PageObservation,
+    maintenanceWindowId: string | null,
     heartbeat: HeartbeatMove | undefined,
   ): Promise<string | null> {
     return this.routine.write({
       monitorId: monitor.id,
-      ...checkResult(job, checkedAt, observation),
+      ...checkResult(job, checkedAt, observation, maintenanceWindowId),
       heartbeat: heartbeat ?? null,
       seen: {
         heartbeatPingedAt: monitor.heartbeatPingedAt,
@@ -334,7 +361,7 @@ export class MonitorCheckRecorder {
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
               m.screenshot_key, m.metadata, m.certificate, m.volatile, m.visual_threshold, m.assertions, m.created_at,
               m.heartbeat, m.heartbeat_pinged_at, m.heartbeat_started_at,
-              rules.list as rules, md5(rules.list::text) as rules_fingerprint,
+              rules.list as rules, md5(rules.list::text) as rules_fingerprint, ${MONITOR_MAINTENANCE_SQL} as maintenance,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
          from monitors m cross join lateral (select ${MONITOR_RULES_SQL} as list) rules
@@ -375,6 +402,11 @@ export class MonitorCheckRecorder {
       })),
       rulesFingerprint: row.rules_fingerprint,
       recordedCheckId: row.recorded_check_id,
+      maintenance: row.maintenance.map((window) => ({
+        ...window,
+        startsAt: new Date(window.startsAt),
+        endedAt: window.endedAt === null ? null : new Date(window.endedAt),
+      })),
     };
   }
 
@@ -401,22 +433,27 @@ export class MonitorCheckRecorder {
     return summary && monitor.contentHash ? { beforeHash: monitor.contentHash, diff, summary } : null;
   }
 
-  private async addToRollup(
-    tx: EntityManager,
-    monitorId: string,
-    region: string,
-    checkedAt: Date,
-    observation: PageObservation,
-  ): Promise<void> {
+  /** Adds the check to its hour's rollup: to the counted checks, or, made during maintenance, to those apart. */
+  private async addToRollup(tx: EntityManager, check: MonitorCheck): Promise<void> {
+    const counted = check.maintenanceWindowId === null;
     await tx.execute(
-      `insert into monitor_check_rollups (monitor_id, region, hour, checks, passed, response_ms_sum)
-       select m.id, ?, date_trunc('hour', ?::timestamptz), 1, ?, ?
+      `insert into monitor_check_rollups (monitor_id, region, hour, checks, passed, response_ms_sum, maintenance)
+       select m.id, ?, date_trunc('hour', ?::timestamptz), ?, ?, ?, ?
          from monitors m where m.id = ? and ${inWorkspace(tx, 'm.workspace_id')}
        on conflict (monitor_id, region, hour) do update set
-         checks = monitor_check_rollups.checks + 1,
+         checks = monitor_check_rollups.checks + excluded.checks,
          passed = monitor_check_rollups.passed + excluded.passed,
-         response_ms_sum = monitor_check_rollups.response_ms_sum + excluded.response_ms_sum`,
-      [region, checkedAt.toISOString(), observation.ok ? 1 : 0, observation.responseTimeMs, monitorId],
+         response_ms_sum = monitor_check_rollups.response_ms_sum + excluded.response_ms_sum,
+         maintenance = monitor_check_rollups.maintenance + excluded.maintenance`,
+      [
+        check.region,
+        check.checkedAt.toISOString(),
+        counted ? 1 : 0,
+        counted && check.ok ? 1 : 0,
+        counted ? check.responseTimeMs : 0,
+        counted ? 0 : 1,
+        check.monitor.id,
+      ],
       'run',
     );
   }
@@ -633,8 +670,14 @@ function assessmentOf(observation: PageObservation): CheckAssessment {
 }
 
 /** A check's result as both ways of recording it store it. */
-function checkResult(job: MonitorCheckJob, checkedAt: Date, observation: PageObservation): CheckResult {
+function checkResult(
+  job: MonitorCheckJob,
+  checkedAt: Date,
+  observation: PageObservation,
+  maintenanceWindowId: string | null,
+): CheckResult {
   return {
+    maintenanceWindowId,
     region: job.region,
     trigger: job.trigger,
     scheduledFor: new Date(job.scheduledFor),

@@ -19,6 +19,8 @@ export interface CheckResult {
   message: string | null;
   contentHash: string | null;
   certificate: ServedCertificate | null;
+  /** The maintenance window muting the monitor's alerts when the check ran: it then counts apart in uptime. */
+  maintenanceWindowId: string | null;
 }
 
 /**
@@ -91,6 +93,7 @@ with checks as (
   select * from jsonb_to_recordset(?::jsonb) as c(
     monitor_id uuid, region text, trigger text, scheduled_for timestamptz, checked_at timestamptz, ok boolean,
     status_code int, response_time_ms int, failure text, message text, content_hash text, certificate jsonb,
+    maintenance_window_id uuid,
     next_check_at timestamptz, pinged_at timestamptz, seen_pinged_at timestamptz, seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text,
     seen_certificate jsonb, seen_rules_fingerprint text)
 ),
@@ -131,22 +134,28 @@ touched as (
 ),
 inserted as (
   insert into monitor_checks (id, monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
-                              response_time_ms, failure, message, content_hash, certificate)
+                              response_time_ms, failure, message, content_hash, certificate, maintenance_window_id)
   select gen_random_uuid(), monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
-         response_time_ms, failure, message, content_hash, certificate
+         response_time_ms, failure, message, content_hash, certificate, maintenance_window_id
     from checks join touched on touched.id = checks.monitor_id
   on conflict (monitor_id, region, scheduled_for) do nothing
-  returning id, monitor_id, region, scheduled_for, checked_at, ok, response_time_ms
+  returning id, monitor_id, region, scheduled_for, checked_at, ok, response_time_ms, maintenance_window_id
 ),
 rolled_up as (
-  insert into monitor_check_rollups as r (monitor_id, region, hour, checks, passed, response_ms_sum)
-  select monitor_id, region, date_trunc('hour', checked_at), count(*), count(*) filter (where ok), sum(response_time_ms)
+  -- checks made during maintenance count apart, in none of the other columns
+  insert into monitor_check_rollups as r (monitor_id, region, hour, checks, passed, response_ms_sum, maintenance)
+  select monitor_id, region, date_trunc('hour', checked_at),
+         count(*) filter (where maintenance_window_id is null),
+         count(*) filter (where ok and maintenance_window_id is null),
+         coalesce(sum(response_time_ms) filter (where maintenance_window_id is null), 0),
+         count(*) filter (where maintenance_window_id is not null)
     from inserted
    group by 1, 2, 3
   on conflict (monitor_id, region, hour) do update set
     checks = r.checks + excluded.checks,
     passed = r.passed + excluded.passed,
-    response_ms_sum = r.response_ms_sum + excluded.response_ms_sum
+    response_ms_sum = r.response_ms_sum + excluded.response_ms_sum,
+    maintenance = r.maintenance + excluded.maintenance
 )
 select id, monitor_id, region, (extract(epoch from scheduled_for) * 1000)::float8 as scheduled_ms from inserted`;
 
@@ -255,6 +264,7 @@ export class RoutineCheckWriter {
       message: check.message,
       content_hash: check.contentHash,
       certificate: check.certificate,
+      maintenance_window_id: check.maintenanceWindowId,
       next_check_at: check.heartbeat?.nextCheckAt.toISOString() ?? null,
       pinged_at: check.heartbeat?.pingedAt?.toISOString() ?? null,
       seen_pinged_at: check.seen.heartbeatPingedAt?.toISOString() ?? null,

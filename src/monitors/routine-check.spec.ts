@@ -39,7 +39,15 @@ function certificate(days: number, fingerprintSha256 = `FP-${days}`, verified = 
 const STORED_METADATA = { title: 'Shop', robots: null, canonical: '/', status_class: '2xx' };
 
 function check(overrides: Partial<RuleCheck> = {}): RuleCheck {
-  return { region: 'eu', ok: true, responseTimeMs: 100, checkedAt: NOW, certificate: null, ...overrides };
+  return {
+    region: 'eu',
+    ok: true,
+    responseTimeMs: 100,
+    checkedAt: NOW,
+    certificate: null,
+    maintenanceWindowId: null,
+    ...overrides,
+  };
 }
 
 /** An unpaused monitor checked from eu and us, up in both, with stored content `h1`. */
@@ -67,6 +75,7 @@ function seen(overrides: Partial<CheckSeen> = {}): CheckSeen {
     content: { contentHash: 'h1', trackedValues: [] },
     metadata: STORED_METADATA,
     certificate: null,
+    maintenanceWindowId: null,
     visualChanged: false,
     learned: false,
     ...overrides,
@@ -127,6 +136,23 @@ describe('nextRuleState', () => {
       firedFor: null,
       notify: 'recovered',
     });
+  });
+
+  it('leaves every rule as it is during maintenance: nothing fires, recovers or reminds', () => {
+    const inMaintenance = { maintenanceWindowId: 'window-1' };
+    const ok = rule();
+    expect(nextRuleState(ok, ['eu'], check({ ok: false, ...inMaintenance }))).toEqual({
+      state: 'ok',
+      streaks: {},
+      notifiedAt: null,
+      firedFor: null,
+      notify: null,
+    });
+    const firing = rule({ state: 'firing', streaks: { eu: 2 }, notifiedAt: minutesAgo(120), reminderMinutes: 60 });
+    expect(nextRuleState(firing, ['eu'], check({ ...inMaintenance }))).toMatchObject({ state: 'firing', notify: null });
+    expect(nextRuleState(firing, ['eu'], check({ ok: false, ...inMaintenance }))).toMatchObject({ notify: null });
+    // After the window, the next check moves the rule as usual: a failure after it counts from where it was.
+    expect(nextRuleState(ok, ['eu'], check({ ok: false }))).toMatchObject({ state: 'firing', notify: 'down' });
   });
 
   it('asks for no more regions than the monitor has', () => {
@@ -316,6 +342,15 @@ describe('isRoutineCheck', () => {
     const firing = rule({ state: 'firing', streaks: { eu: 0, us: 3 }, reminderMinutes: 60 });
     expect(isRoutineCheck({ ...down, rules: [{ ...firing, notifiedAt: minutesAgo(60) }] }, seen())).toBe(false);
     expect(isRoutineCheck({ ...down, rules: [{ ...firing, notifiedAt: minutesAgo(59) }] }, seen())).toBe(true);
+  });
+
+  it('is routine during maintenance when only a rule would have moved', () => {
+    const down = monitor({ status: 'down', regionStatus: { eu: 'down', us: 'up' } });
+    const rules = [rule({ state: 'pending', streaks: { eu: 1, us: 0 }, consecutiveFailures: 3 })];
+    expect(isRoutineCheck({ ...down, rules }, seen({ ok: false, content: null }))).toBe(false);
+    expect(
+      isRoutineCheck({ ...down, rules }, seen({ ok: false, content: null, maintenanceWindowId: 'window-1' })),
+    ).toBe(true);
   });
 
   it('is routine for a pending rule when the check leaves its streaks as they are', () => {

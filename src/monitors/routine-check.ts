@@ -32,6 +32,8 @@ export interface CheckSeen {
   metadata: PageMetadata | null;
   /** The certificate the check was served over HTTPS; null for http or when no handshake completed. */
   certificate: ServedCertificate | null;
+  /** The maintenance window muting the monitor's alerts when the check ran; null outside maintenance. */
+  maintenanceWindowId: string | null;
   /** The screenshot differs from the stored one beyond the monitor's threshold, on a second look too. */
   visualChanged: boolean;
   /** The check saw something move on its own for the first time, which the monitor must remember. */

@@ -9,7 +9,8 @@ const WINDOW_HOURS: Record<UptimeWindow, number> = { '24h': 24, '7d': 7 * 24, '3
 /** What uptime counts, in words: shown by status pages and stated in reports, so every figure comes with its method. */
 export const UPTIME_METHOD =
   'Uptime is the share of checks that passed, counted over every region each monitor is checked from; ' +
-  'time a monitor was paused and hours without checks are left out rather than counted as up or down.';
+  'time a monitor was paused and hours without checks are left out rather than counted as up or down, ' +
+  'and checks made during maintenance are counted apart, neither up nor down.';
 
 /** Hours `[from, to)`: whole hours, as the rollups keep them. */
 export interface HourRange {
@@ -86,12 +87,12 @@ export class UptimeReader {
       `hour >= '${range.from.toISOString()}' and hour < '${range.to.toISOString()}'`;
     const since = uptimeWindowRange(history, now);
     const [row] = await em.execute<
-      (Record<`${'checks' | 'passed'}_${'day' | 'week' | 'month'}`, string> & {
+      (Record<`${'checks' | 'passed' | 'maintenance'}_${'day' | 'week' | 'month'}`, string> & {
         points: [string, string, string][] | null;
       })[]
     >(
       `with hours as (
-         select hour, checks, passed, response_ms_sum from monitor_check_rollups r
+         select hour, checks, passed, response_ms_sum, maintenance from monitor_check_rollups r
            join monitors m on m.id = r.monitor_id and ${inWorkspace(em, 'm.workspace_id')}
          where r.monitor_id = ? ${regionFilter} and ${inWindow(month)}
        )
@@ -102,6 +103,9 @@ export class UptimeReader {
          coalesce(sum(passed) filter (where ${inWindow(week)}), 0) as passed_week,
          coalesce(sum(checks), 0) as checks_month,
          coalesce(sum(passed), 0) as passed_month,
+         coalesce(sum(maintenance) filter (where ${inWindow(day)}), 0) as maintenance_day,
+         coalesce(sum(maintenance) filter (where ${inWindow(week)}), 0) as maintenance_week,
+         coalesce(sum(maintenance), 0) as maintenance_month,
          (select json_agg(json_build_array(t, checks, response_ms_sum) order by t) from (
             select date_trunc('${history === '30d' ? 'day' : 'hour'}', hour, 'UTC') as t,
                    sum(checks) as checks, sum(response_ms_sum) as response_ms_sum
@@ -124,6 +128,11 @@ export class UptimeReader {
         '30d': uptimePercent(figures('month')),
       },
       checks: { '24h': figures('day').checks, '7d': figures('week').checks, '30d': figures('month').checks },
+      maintenance_checks: {
+        '24h': Number(row.maintenance_day),
+        '7d': Number(row.maintenance_week),
+        '30d': Number(row.maintenance_month),
+      },
       history,
       response_times: (row.points ?? []).map(([t, checks, responseMsSum]) => ({
         t: new Date(t).toISOString(),
@@ -168,10 +177,10 @@ export class UptimeReader {
     return rows.map((row) => ({ monitorId: row.monitor_id, date: row.date, ...sums(row) }));
   }
 
-  /** Checks of every monitor of a workspace since a time, for usage against the plan. */
+  /** Checks of every monitor of a workspace since a time (those during maintenance too), for usage against the plan. */
   async workspaceChecks(em: EntityManager, since: Date): Promise<number> {
     const [row] = await em.execute<{ total: string }[]>(
-      `select coalesce(sum(r.checks), 0) as total from monitor_check_rollups r
+      `select coalesce(sum(r.checks + r.maintenance), 0) as total from monitor_check_rollups r
        join monitors m on m.id = r.monitor_id and ${inWorkspace(em, 'm.workspace_id')} where r.hour >= ?`,
       [since],
       'all',

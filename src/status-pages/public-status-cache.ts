@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
 import { RedisService } from '../redis/redis.module';
+import { StatusPage } from './entities/status-page.entity';
 
 /** How long a computed public page is served before it is computed again. */
 export const PUBLIC_PAGE_TTL_MS = 60_000;
@@ -53,6 +55,12 @@ export class PublicStatusCache {
         'could not replace the cached status pages; they refresh within a minute',
       );
     }
+  }
+
+  /** `invalidate` for every page of the workspace `em` is scoped to: after a change all of them may show. */
+  async invalidateWorkspace(em: EntityManager): Promise<void> {
+    const pages = await em.find(StatusPage, {}, { fields: ['slug'] });
+    if (pages.length) await this.invalidate(...pages.map((page) => page.slug));
   }
 
   private async computeOnce(

@@ -7,9 +7,12 @@ import { renderStatusHtml } from './status-site';
 import { acrossWorkspaces, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { UPTIME_METHOD, type UptimeSums, UptimeReader, uptimePercent } from '../monitors/uptime-reader';
+import { MaintenanceWindow } from '../maintenance/entities/maintenance-window.entity';
+import { nextOccurrence, type Occurrence, occurrenceAt } from '../maintenance/maintenance-calendar';
 import type {
   DayStatus,
   PublicIncidentDto,
+  PublicMaintenanceDto,
   PublicStatusComponentDto,
   PublicStatusPageDto,
   ServiceStatus,
@@ -24,11 +27,17 @@ export type PublishedPage = Extract<CachedPublicPage, { found: true }>;
 
 const DAY_MS = 86_400_000;
 export const HISTORY_DAYS = 90;
+/** How far ahead the page announces maintenance. */
+const UPCOMING_MAINTENANCE_DAYS = 7;
 const MAX_RESOLVED_INCIDENTS = 50;
 
 const SEVERITY: ServiceStatus[] = ['operational', 'degraded', 'partial_outage', 'major_outage'];
-const worst = (statuses: ServiceStatus[]): ServiceStatus =>
-  SEVERITY[Math.max(0, ...statuses.map((status) => SEVERITY.indexOf(status)))];
+/** The worst status; components under maintenance count only when nothing else reports. */
+function worst(statuses: ServiceStatus[]): ServiceStatus {
+  const reporting = statuses.filter((status) => status !== 'under_maintenance');
+  if (reporting.length === 0 && statuses.length > 0) return 'under_maintenance';
+  return SEVERITY[Math.max(0, ...reporting.map((status) => SEVERITY.indexOf(status)))];
+}
 
 /** What an open incident of each impact raises the page's status to, at least. */
 const IMPACT_STATUS: Record<IncidentImpact, ServiceStatus> = {
@@ -126,8 +135,12 @@ export class PublicStatusService {
     const statusOf = new Map(monitors.map((monitor) => [monitor.id, monitor]));
     const { dates, range } = lastUtcDays(HISTORY_DAYS, now);
     const daily = await this.uptime.daily(em, [...statusOf.keys()], range);
+    const maintenance = await this.maintenance(em, page, statusOf, now);
     const components = page.components.map((component): PublicStatusComponentDto => {
       const members = new Set(component.monitor_ids.filter((id) => statusOf.has(id)));
+      const underWay = maintenance.filter((shown) => shown.active && [...members].some((id) => shown.covers(id)));
+      const inMaintenance = (id: string) => underWay.some((shown) => shown.covers(id));
+      const reporting = [...members].filter((id) => !inMaintenance(id));
       const byDate = new Map<string, UptimeSums>();
       const total: UptimeSums = { checks: 0, passed: 0, responseMsSum: 0 };
       for (const row of daily) {
@@ -139,7 +152,11 @@ export class PublicStatusService {
       }
       return {
         name: component.name,
-        status: componentStatus([...members].map((id) => statusOf.get(id)!)),
+        status:
+          members.size > 0 && reporting.length === 0
+            ? 'under_maintenance'
+            : componentStatus(reporting.map((id) => statusOf.get(id)!)),
+        maintenance: underWay[0]?.view ?? null,
         uptime_90d: uptimePercent(total),
         days: dates.map((date) => {
           const uptime = byDate.has(date) ? uptimePercent(byDate.get(date)!) : null;
@@ -156,10 +173,48 @@ export class PublicStatusService {
       description: page.description,
       status: worst([...components.map((component) => component.status), ...openImpacts]),
       components,
+      maintenance: maintenance.map((shown) => shown.view),
       incidents,
       method: UPTIME_METHOD,
       updated_at: now.toISOString(),
     };
+  }
+
+  /**
+   * The workspace's maintenance covering any of the page's components: the occurrence under way, or the next one when
+   * it starts within UPCOMING_MAINTENANCE_DAYS, soonest first, each with the names of the components it covers.
+   */
+  private async maintenance(
+    em: EntityManager,
+    page: StatusPage,
+    monitors: Map<string, unknown>,
+    now: Date,
+  ): Promise<{ active: boolean; view: PublicMaintenanceDto; covers: (monitorId: string) => boolean }[]> {
+    const horizon = new Date(now.getTime() + UPCOMING_MAINTENANCE_DAYS * DAY_MS);
+    const shown = [];
+    for (const window of await em.find(MaintenanceWindow, {}, { orderBy: { createdAt: 'asc', id: 'asc' } })) {
+      const covers = (monitorId: string) => window.allMonitors || window.monitorIds.includes(monitorId);
+      const components = page.components
+        .filter((component) => component.monitor_ids.some((id) => monitors.has(id) && covers(id)))
+        .map((component) => component.name);
+      if (components.length === 0) continue;
+      const current = occurrenceAt(window, now);
+      const next = current ? null : nextOccurrence(window, now);
+      const occurrence: Occurrence | null = current ?? (next && next.startsAt < horizon ? next : null);
+      if (!occurrence) continue;
+      shown.push({
+        active: current !== null,
+        covers,
+        view: {
+          title: window.title,
+          message: window.message,
+          starts_at: occurrence.startsAt.toISOString(),
+          ends_at: occurrence.endsAt.toISOString(),
+          components,
+        },
+      });
+    }
+    return shown.sort((a, b) => a.view.starts_at.localeCompare(b.view.starts_at));
   }
 
   /**

@@ -9,8 +9,15 @@ const STATUS_WORDS: Record<ServiceStatus, string> = {
   degraded: 'Degraded performance',
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',
+  under_maintenance: 'Under maintenance',
 };
-const DAY_WORDS: Record<DayStatus, string> = { ...STATUS_WORDS, no_data: 'No data' };
+const DAY_WORDS: Record<DayStatus, string> = {
+  operational: STATUS_WORDS.operational,
+  degraded: STATUS_WORDS.degraded,
+  partial_outage: STATUS_WORDS.partial_outage,
+  major_outage: STATUS_WORDS.major_outage,
+  no_data: 'No data',
+};
 const INCIDENT_WORDS = {
   investigating: 'Investigating',
   identified: 'Identified',
@@ -92,6 +99,7 @@ export function renderStatusHtml(page: PublicStatusPageDto, slug: string): strin
               : STATUS_WORDS[component.status]
           }</span>
         </div>
+        ${component.maintenance ? `<p class="maintenance-note">Maintenance until ${when(component.maintenance.ends_at)}: ${html(component.maintenance.title)}</p>` : ''}
         ${dayBar(component.days, component.name)}
         <p class="uptime">${
           component.uptime_90d === null
@@ -100,6 +108,16 @@ export function renderStatusHtml(page: PublicStatusPageDto, slug: string): strin
         }</p>
         ${dayDetails(component.days)}
       </li>`,
+    )
+    .join('');
+  const maintenance = page.maintenance
+    .map(
+      (shown) => `
+      <article class="maintenance">
+        <h3>${html(shown.title)}</h3>
+        <p class="incident-meta">${when(shown.starts_at)} to ${when(shown.ends_at)} · ${html(shown.components.join(', '))}</p>
+        ${shown.message ? `<p>${html(shown.message)}</p>` : ''}
+      </article>`,
     )
     .join('');
   const incidents = page.incidents.length
@@ -135,6 +153,13 @@ export function renderStatusHtml(page: PublicStatusPageDto, slug: string): strin
     ${page.description ? `<p>${html(page.description)}</p>` : ''}
   </header>
   <p class="overall status-${page.status}">${STATUS_WORDS[page.status]}</p>
+  ${
+    maintenance
+      ? `<section aria-labelledby="maintenance-heading">
+    <h2 id="maintenance-heading">Maintenance</h2>${maintenance}
+  </section>`
+      : ''
+  }
   <section aria-labelledby="components-heading">
     <h2 id="components-heading">Components</h2>
     <ul class="components">${components}</ul>
@@ -214,6 +239,7 @@ h3{font-size:1rem;margin:0}
 .overall.status-degraded{background:#8a5a00}
 .overall.status-partial_outage{background:#a43c00}
 .overall.status-major_outage{background:#b00020}
+.overall.status-under_maintenance{background:#0b57d0}
 .components{list-style:none;margin:0;padding:0}
 .component{padding:.75rem 0;border-bottom:1px solid #ddd}
 .component-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem}
@@ -222,6 +248,10 @@ h3{font-size:1rem;margin:0}
 .status.status-degraded{color:#7a4f00}
 .status.status-partial_outage{color:#a43c00}
 .status.status-major_outage{color:#b00020}
+.status.status-under_maintenance{color:#0b57d0}
+.maintenance{padding:.75rem 0;border-bottom:1px solid #ddd}
+.maintenance p,.maintenance-note{overflow-wrap:anywhere}
+.maintenance-note{color:#0b57d0;font-size:.875rem;margin:.25rem 0 0}
 .days{display:block;width:100%;height:24px;margin:.5rem 0 .25rem}
 .day-operational{fill:#2e9e4f}
 .day-degraded{fill:#b07800}

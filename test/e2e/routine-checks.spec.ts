@@ -87,6 +87,7 @@ describe('routine checks', () => {
       message: null,
       contentHash: row.content_hash,
       certificate: null,
+      maintenanceWindowId: null,
       heartbeat: null,
       seen: {
         heartbeatPingedAt: null,

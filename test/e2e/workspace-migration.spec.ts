@@ -36,7 +36,7 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
   api_keys: ['workspace_id', 'created_by_id'],
   // And, from later migrations: what a monitor learned moves and its visual threshold (Migration20261127143315).
   // And Migration20261128005216: its response assertions; Migration20261128030144: the certificate it was served;
-  // Migration20261128032318: heartbeats.
+  // Migration20261128032318: heartbeats. Migration20261128100542: maintenance in checks and rollups.
   monitors: [
     'workspace_id',
     'created_by_id',
@@ -50,7 +50,8 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
     'heartbeat_pinged_at',
     'heartbeat_started_at',
   ],
-  monitor_checks: ['certificate'],
+  monitor_checks: ['certificate', 'maintenance_window_id'],
+  monitor_check_rollups: ['maintenance'],
   changes: ['workspace_id', 'visual', 'metadata', 'diff_screenshot_key'],
   // Migration20261127225317: a release check's source.
   release_checks: ['workspace_id', 'opened_by_id', 'opened_by_key_id', 'source'],

@@ -31,6 +31,7 @@ export const PROBLEM_CODES = {
   idempotency_key_in_flight: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   no_page: { status: 409, title: 'The monitor has no page' },
   not_a_heartbeat: { status: 409, title: 'The monitor is not a heartbeat monitor' },
+  maintenance_not_active: { status: 409, title: 'The maintenance window is not active' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   request_key_reused: { status: 422, title: 'The request key was used for a different request' },

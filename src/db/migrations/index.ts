@@ -17,6 +17,7 @@ import { Migration20261128002321 } from './Migration20261128002321';
 import { Migration20261128005216 } from './Migration20261128005216';
 import { Migration20261128030144 } from './Migration20261128030144';
 import { Migration20261128032318 } from './Migration20261128032318';
+import { Migration20261128100542 } from './Migration20261128100542';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -47,4 +48,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128030144', class: Migration20261128030144 },
   /** Heartbeat monitors: their schedule, ping secret and last ping; a monitor without a page has no url. */
   { name: 'Migration20261128032318', class: Migration20261128032318 },
+  /** Maintenance windows; checks made during one, and their count in the hourly rollups. */
+  { name: 'Migration20261128100542', class: Migration20261128100542 },
 ];

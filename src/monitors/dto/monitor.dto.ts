@@ -298,8 +298,17 @@ export class UptimeDto {
   })
   uptime: UptimeFiguresDto;
 
-  @ApiProperty({ type: () => CheckCountsDto })
+  @ApiProperty({
+    type: () => CheckCountsDto,
+    description: 'The checks the figures count; those made during maintenance are not among them.',
+  })
   checks: CheckCountsDto;
+
+  @ApiProperty({
+    type: () => CheckCountsDto,
+    description: 'Checks made during a maintenance window, counted apart (neither up nor down).',
+  })
+  maintenance_checks: CheckCountsDto;
 
   @ApiProperty({ enum: UPTIME_WINDOWS, enumName: 'UptimeWindow' })
   history: UptimeWindow;

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Monitor } from './monitor.entity';
 
@@ -11,7 +12,7 @@ import { Monitor } from './monitor.entity';
 @Index({
   name: 'monitor_check_rollups_history_index',
   properties: ['monitor', 'hour'],
-  include: ['region', 'checks', 'passed', 'responseMsSum'],
+  include: ['region', 'checks', 'passed', 'responseMsSum', 'maintenance'],
 })
 export class CheckRollup {
   @ManyToOne(() => Monitor, { primary: true, deleteRule: 'cascade' })
@@ -23,6 +24,7 @@ export class CheckRollup {
   @PrimaryKey({ type: 'timestamptz' })
   hour: Date;
 
+  /** Checks that count in uptime: all but those made during maintenance. */
   @Property({ type: 'integer' })
   checks: number;
 
@@ -31,4 +33,8 @@ export class CheckRollup {
 
   @Property({ type: 'bigint' })
   responseMsSum: string;
+
+  /** Checks made during maintenance, counted apart: in none of the other columns. */
+  @Property({ type: 'integer', default: 0 })
+  maintenance: number & Opt = 0;
 }

@@ -56,4 +56,8 @@ export class MonitorCheck {
   /** The certificate an HTTPS check was served (also when it was refused); null for http. */
   @Property({ type: 'json', nullable: true })
   certificate: ServedCertificate | null = null;
+
+  /** The maintenance window that muted the check's alerts; the check then counts apart in uptime. */
+  @Property({ type: 'uuid', nullable: true })
+  maintenanceWindowId: string | null = null;
 }

@@ -17,9 +17,10 @@ import {
   type IncidentStatus,
 } from '../entities/incident.entity';
 
-export const SERVICE_STATUSES = ['operational', 'degraded', 'partial_outage', 'major_outage'] as const;
+export const OUTAGE_STATUSES = ['operational', 'degraded', 'partial_outage', 'major_outage'] as const;
+export const SERVICE_STATUSES = [...OUTAGE_STATUSES, 'under_maintenance'] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
-export const DAY_STATUSES = [...SERVICE_STATUSES, 'no_data'] as const;
+export const DAY_STATUSES = [...OUTAGE_STATUSES, 'no_data'] as const;
 export type DayStatus = (typeof DAY_STATUSES)[number];
 
 const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]{1,58})[a-z0-9]$';
@@ -238,12 +239,36 @@ export class PublicStatusDayDto {
   status: DayStatus;
 }
 
+export class PublicMaintenanceDto {
+  @ApiProperty()
+  title: string;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  message: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  starts_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  ends_at: string;
+
+  @ApiProperty({ type: 'string', isArray: true, description: "The names of the page's components it covers." })
+  components: string[];
+}
+
 export class PublicStatusComponentDto {
   @ApiProperty()
   name: string;
 
   @ApiProperty({ enum: SERVICE_STATUSES, enumName: 'ServiceStatus' })
   status: ServiceStatus;
+
+  @ApiProperty({
+    type: () => PublicMaintenanceDto,
+    nullable: true,
+    description: "The active maintenance covering the component's monitors; null when none is.",
+  })
+  maintenance: PublicMaintenanceDto | null;
 
   @ApiProperty({ type: 'number', nullable: true })
   uptime_90d: number | null;
@@ -295,6 +320,13 @@ export class PublicStatusPageDto {
 
   @ApiProperty({ type: () => [PublicStatusComponentDto] })
   components: PublicStatusComponentDto[];
+
+  @ApiProperty({
+    type: () => [PublicMaintenanceDto],
+    description:
+      "Maintenance covering the page's components: under way, and starting in the next 7 days, soonest first.",
+  })
+  maintenance: PublicMaintenanceDto[];
 
   @ApiProperty({ type: () => [PublicIncidentDto] })
   incidents: PublicIncidentDto[];

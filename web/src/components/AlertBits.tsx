@@ -16,6 +16,8 @@ export const EVENT_LABEL: Record<EventType, string> = {
   'crawl.completed': 'Crawl completed',
   'certificate.expiring': 'Certificate expiring',
   'certificate.renewed': 'Certificate renewed',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.ended': 'Maintenance ended',
   ping: 'Test ping',
 };
 
@@ -37,6 +39,8 @@ export const WORKSPACE_EVENTS: { event: EventType; sends: string }[] = [
   { event: 'release_check.reviewed', sends: 'each approval or rejection of a release check' },
   { event: 'a11y_scan.completed', sends: 'each accessibility scan that finishes' },
   { event: 'crawl.completed', sends: 'each crawl that ends' },
+  { event: 'maintenance.started', sends: 'each occurrence of a maintenance window as it begins' },
+  { event: 'maintenance.ended', sends: 'each occurrence of a maintenance window as it ends' },
 ];
 
 export const DESTINATION_TYPE_LABEL: Record<DestinationType, string> = {

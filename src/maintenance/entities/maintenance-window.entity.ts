@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { ArrayType, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
+import { Workspace } from '../../workspaces/entities/workspace.entity';
+import type { MaintenanceMode, WindowTimes } from '../maintenance-calendar';
+
+/**
+ * A maintenance window: one-off, or recurring by an RRULE at a wall-clock time of its time zone. Which occurrence is
+ * under way is computed (maintenance-calendar.ts), never stored; what is stored of that is only the announcer's
+ * memory of the occurrence it told receivers has started, and when it must look at the window again.
+ */
+@Entity({ tableName: 'maintenance_windows' })
+@WorkspaceScoped()
+@Index({ properties: ['workspace', 'createdAt'] })
+// The announcer's scan: windows due to start or end.
+@Index({ properties: ['nextTransitionAt'] })
+export class MaintenanceWindow implements WindowTimes {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
+  workspace: Workspace;
+
+  @Property({ type: 'text' })
+  title: string;
+
+  @Property({ type: 'text', nullable: true })
+  message: string | null = null;
+
+  @Property({ type: 'text' })
+  mode: MaintenanceMode & Opt = 'mute_alerts';
+
+  /** Covers every monitor of the workspace, those created later included. */
+  @Property({ type: 'boolean' })
+  allMonitors: boolean & Opt = false;
+
+  @Property({ type: ArrayType, columnType: 'uuid[]' })
+  monitorIds: string[] & Opt = [];
+
+  @Property({ type: 'timestamptz' })
+  startsAt: Date;
+
+  @Property({ type: 'integer' })
+  durationMinutes: number;
+
+  @Property({ type: 'text', nullable: true })
+  recurrence: string | null = null;
+
+  @Property({ type: 'text' })
+  timezone: string & Opt = 'UTC';
+
+  /** The last "end now": it cut short the occurrence under way then. */
+  @Property({ type: 'timestamptz', nullable: true })
+  endedAt: Date | null = null;
+
+  /** The start of the occurrence `maintenance.started` was recorded for, until its `maintenance.ended` is. */
+  @Property({ type: 'timestamptz', nullable: true })
+  announcedStart: Date | null = null;
+
+  /** When an occurrence next starts or ends; null when none is to come and none is announced. */
+  @Property({ type: 'timestamptz', nullable: true })
+  nextTransitionAt: Date | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date & Opt = new Date();
+}

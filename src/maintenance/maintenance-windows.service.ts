@@ -1,0 +1,199 @@
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import type { WorkspacePrincipal } from '../common/auth/principal';
+import { DomainError, type FieldError, NotFound, ValidationFailed } from '../common/errors/domain-errors';
+import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
+import { Monitor } from '../monitors/entities/monitor.entity';
+import { PublicStatusCache } from '../status-pages/public-status-cache';
+import { Workspace } from '../workspaces/entities/workspace.entity';
+import type {
+  CreateMaintenanceWindowDto,
+  MaintenanceWindowDto,
+  UpdateMaintenanceWindowDto,
+} from './dto/maintenance-windows.dto';
+import { MaintenanceWindow } from './entities/maintenance-window.entity';
+import { announceTransitions } from './maintenance-announcements';
+import { isTimeZone, type Occurrence, recurrenceProblem, windowState } from './maintenance-calendar';
+
+/**
+ * The workspace's maintenance windows (the request's scope filters every query). Each change is made under the
+ * window's row lock with what it means for receivers (`announceTransitions`), then the workspace's public status
+ * pages are recomputed on their next read.
+ */
+@Injectable()
+export class MaintenanceWindowsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly statusCache: PublicStatusCache,
+  ) {}
+
+  async list(query: PageQuery): Promise<Page<MaintenanceWindowDto>> {
+    const [windows, total] = await this.em.findAndCount(
+      MaintenanceWindow,
+      {},
+      { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageWindow(query) },
+    );
+    const now = new Date();
+    return pageOf(
+      windows.map((window) => presentWindow(window, now)),
+      total,
+      query,
+    );
+  }
+
+  async get(id: string): Promise<MaintenanceWindowDto> {
+    return presentWindow(await this.owned(this.em, id), new Date());
+  }
+
+  async create(principal: WorkspacePrincipal, input: CreateMaintenanceWindowDto): Promise<MaintenanceWindowDto> {
+    const now = new Date();
+    const allMonitors = input.all_monitors ?? false;
+    const monitorIds = input.monitor_ids ?? [];
+    await this.checkSettings({
+      allMonitors,
+      monitorIds,
+      recurrence: input.recurrence ?? null,
+      timezone: input.timezone ?? 'UTC',
+    });
+    const window = await this.em.transactional((tx) => {
+      const created = tx.create(MaintenanceWindow, {
+        workspace: tx.getReference(Workspace, principal.workspace.id),
+        title: input.title,
+        message: input.message ?? null,
+        mode: input.mode ?? 'mute_alerts',
+        allMonitors,
+        monitorIds,
+        startsAt: input.starts_at ?? now,
+        durationMinutes: input.duration_minutes,
+        recurrence: input.recurrence ?? null,
+        timezone: input.timezone ?? 'UTC',
+      });
+      announceTransitions(tx, created, now);
+      return Promise.resolve(created);
+    });
+    await this.statusPagesChanged();
+    return presentWindow(window, now);
+  }
+
+  async update(id: string, input: UpdateMaintenanceWindowDto): Promise<MaintenanceWindowDto> {
+    const now = new Date();
+    const window = await this.em.transactional(async (tx) => {
+      const locked = await this.owned(tx, id, true);
+      const allMonitors = input.all_monitors ?? locked.allMonitors;
+      // Covering all monitors empties the list unless the request sends one (which is then refused).
+      const monitorIds = input.monitor_ids ?? (input.all_monitors ? [] : locked.monitorIds);
+      const recurrence = input.recurrence === undefined ? locked.recurrence : input.recurrence;
+      const timezone = input.timezone ?? locked.timezone;
+      await this.checkSettings({ allMonitors, monitorIds, recurrence, timezone }, tx);
+      const timesChange =
+        (input.starts_at !== undefined && input.starts_at.getTime() !== locked.startsAt.getTime()) ||
+        (input.duration_minutes !== undefined && input.duration_minutes !== locked.durationMinutes) ||
+        recurrence !== locked.recurrence ||
+        timezone !== locked.timezone;
+      Object.assign(locked, {
+        title: input.title ?? locked.title,
+        message: input.message === undefined ? locked.message : input.message,
+        mode: input.mode ?? locked.mode,
+        allMonitors,
+        monitorIds,
+        startsAt: input.starts_at ?? locked.startsAt,
+        durationMinutes: input.duration_minutes ?? locked.durationMinutes,
+        recurrence,
+        timezone,
+        // An "end now" was about the occurrences as they were.
+        endedAt: timesChange ? null : locked.endedAt,
+      });
+      announceTransitions(tx, locked, now);
+      return locked;
+    });
+    await this.statusPagesChanged();
+    return presentWindow(window, now);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.em.transactional(async (tx) => {
+      const locked = await this.owned(tx, id, true);
+      announceTransitions(tx, locked, new Date(), true);
+      tx.remove(locked);
+    });
+    await this.statusPagesChanged();
+  }
+
+  /** "End now": the occurrence under way ends at once; a window not under way is a `409 maintenance_not_active`. */
+  async end(id: string): Promise<MaintenanceWindowDto> {
+    const now = new Date();
+    const window = await this.em.transactional(async (tx) => {
+      const locked = await this.owned(tx, id, true);
+      if (windowState(locked, now).status !== 'active') {
+        throw new DomainError('maintenance_not_active', 'The maintenance window is not under way; nothing to end.');
+      }
+      locked.endedAt = now;
+      announceTransitions(tx, locked, now);
+      return locked;
+    });
+    await this.statusPagesChanged();
+    return presentWindow(window, now);
+  }
+
+  private async owned(em: EntityManager, id: string, lock = false): Promise<MaintenanceWindow> {
+    const window = await em.findOne(MaintenanceWindow, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    if (!window) throw new NotFound('Maintenance window');
+    return window;
+  }
+
+  /** The settings a window may have: what it covers, a valid RRULE, a known time zone. */
+  private async checkSettings(
+    settings: { allMonitors: boolean; monitorIds: string[]; recurrence: string | null; timezone: string },
+    em: EntityManager = this.em,
+  ): Promise<void> {
+    const errors: FieldError[] = [];
+    if (settings.allMonitors && settings.monitorIds.length) {
+      errors.push({ field: 'monitor_ids', message: 'must be empty when all_monitors is true' });
+    }
+    if (!settings.allMonitors && !settings.monitorIds.length) {
+      errors.push({ field: 'monitor_ids', message: 'must name at least one monitor unless all_monitors is true' });
+    }
+    const found = new Set(
+      (await em.find(Monitor, { id: { $in: settings.monitorIds } }, { fields: ['id'] })).map((monitor) => monitor.id),
+    );
+    settings.monitorIds.forEach((monitorId, position) => {
+      if (!found.has(monitorId))
+        errors.push({ field: `monitor_ids[${position}]`, message: 'no such monitor in this workspace' });
+    });
+    const problem = settings.recurrence === null ? null : recurrenceProblem(settings.recurrence);
+    if (problem) errors.push({ field: 'recurrence', message: problem });
+    if (!isTimeZone(settings.timezone)) errors.push({ field: 'timezone', message: 'must be an IANA time zone' });
+    if (errors.length) throw new ValidationFailed(errors);
+  }
+
+  /** The workspace's public pages show maintenance: the next read of each computes it afresh. */
+  private statusPagesChanged(): Promise<void> {
+    return this.statusCache.invalidateWorkspace(this.em);
+  }
+}
+
+const occurrenceView = (occurrence: Occurrence | null) =>
+  occurrence && { starts_at: occurrence.startsAt.toISOString(), ends_at: occurrence.endsAt.toISOString() };
+
+export function presentWindow(window: MaintenanceWindow, now: Date): MaintenanceWindowDto {
+  const state = windowState(window, now);
+  return {
+    id: window.id,
+    title: window.title,
+    message: window.message,
+    mode: window.mode,
+    all_monitors: window.allMonitors,
+    monitor_ids: window.monitorIds,
+    starts_at: window.startsAt.toISOString(),
+    duration_minutes: window.durationMinutes,
+    recurrence: window.recurrence,
+    timezone: window.timezone,
+    status: state.status,
+    current: occurrenceView(state.current),
+    next: occurrenceView(state.next),
+    ended_at: window.endedAt?.toISOString() ?? null,
+    created_at: window.createdAt.toISOString(),
+    updated_at: window.updatedAt.toISOString(),
+  };
+}
