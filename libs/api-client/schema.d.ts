@@ -1306,6 +1306,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/monitors/{id}/held-alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alerts held because this monitor was down, newest first
+         * @description The alerts of monitors depending on this one (their `parent_id`) that were held, not sent, because this
+         *     monitor was down when they would have fired: one per rule and outage of this monitor. A held alert is never
+         *     sent later; once this monitor is no longer down, the dependent monitor's next check alerts as usual if it is
+         *     still failing.
+         */
+        get: operations["listHeldAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/monitors/{id}/tracked-values": {
         parameters: {
             query?: never;
@@ -3641,6 +3664,11 @@ export interface components {
         CreateMonitorRequest: {
             name: string;
             /**
+             * Format: uuid
+             * @description A monitor of the workspace this one depends on (not itself, nor one that depends on it); null for none.
+             */
+            parent_id?: string | null;
+            /**
              * Format: uri
              * @description A public http(s) URL without credentials. Required, except for `heartbeat` monitors (which take none).
              */
@@ -3667,6 +3695,11 @@ export interface components {
         };
         UpdateMonitorRequest: {
             name?: string;
+            /**
+             * Format: uuid
+             * @description A monitor of the workspace this one depends on (not itself, nor one that depends on it); null for none.
+             */
+            parent_id?: string | null;
             /**
              * Format: uri
              * @description A public http(s) URL without credentials (not for `heartbeat` monitors).
@@ -3716,6 +3749,12 @@ export interface components {
             certificate: components["schemas"]["ServedCertificate"] | null;
             /** @description `heartbeat` monitors: the ping URL, the schedule and the last run; null for the others. */
             heartbeat: components["schemas"]["Heartbeat"] | null;
+            /**
+             * Format: uuid
+             * @description The monitor this one depends on. While the parent is down, this monitor's new alerts are held (not sent,
+             *     listed on the parent's `held-alerts`); its checks and history go on, and recoveries are still sent.
+             */
+            parent_id: string | null;
             badge_enabled: boolean;
             /** @description The public badge image, when enabled. */
             badge_url: string | null;
@@ -3730,6 +3769,37 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description An alert held, not sent, because the monitor's parent was down. */
+        HeldAlert: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The dependent monitor whose alert was held.
+             */
+            monitor_id: string;
+            monitor_name: string;
+            /**
+             * Format: uuid
+             * @description The monitor that was down.
+             */
+            parent_id: string;
+            /** Format: uuid */
+            rule_id: string;
+            /** @description The region of the check that would have fired the rule. */
+            region: string;
+            status_code: number | null;
+            /** @description What the check found. */
+            message: string | null;
+            /** Format: date-time */
+            checked_at: string;
+            /** Format: date-time */
+            held_at: string;
+        };
+        HeldAlertList: {
+            data: components["schemas"]["HeldAlert"][];
+            pagination: components["schemas"]["Pagination"];
         };
         MonitorList: {
             data: components["schemas"]["Monitor"][];
@@ -7553,6 +7623,7 @@ export interface operations {
                      *           "unstable_lines": [],
                      *           "certificate": null,
                      *           "heartbeat": null,
+                     *           "parent_id": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7685,6 +7756,7 @@ export interface operations {
                      *       "unstable_lines": [],
                      *       "certificate": null,
                      *       "heartbeat": null,
+                     *       "parent_id": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7766,6 +7838,7 @@ export interface operations {
                      *       "unstable_lines": [],
                      *       "certificate": null,
                      *       "heartbeat": null,
+                     *       "parent_id": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7890,6 +7963,7 @@ export interface operations {
                      *       "unstable_lines": [],
                      *       "certificate": null,
                      *       "heartbeat": null,
+                     *       "parent_id": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7970,6 +8044,7 @@ export interface operations {
                      *         "unstable_lines": [],
                      *         "certificate": null,
                      *         "heartbeat": null,
+                     *         "parent_id": null,
                      *         "badge_enabled": true,
                      *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *         "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8156,6 +8231,7 @@ export interface operations {
                      *       "unstable_lines": [],
                      *       "certificate": null,
                      *       "heartbeat": null,
+                     *       "parent_id": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8579,6 +8655,7 @@ export interface operations {
                      *         "started_at": null,
                      *         "next_ping_due_at": "2026-11-25T02:15:00Z"
                      *       },
+                     *       "parent_id": null,
                      *       "badge_enabled": false,
                      *       "badge_url": null,
                      *       "last_checked_at": "2026-11-24T02:04:41Z",
@@ -9643,6 +9720,7 @@ export interface operations {
                      *           "unstable_lines": [],
                      *           "certificate": null,
                      *           "heartbeat": null,
+                     *           "parent_id": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -11102,6 +11180,74 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CheckResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listHeldAlerts: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. Defaults to `1`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. Defaults to `20`. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of held alerts, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "7c1e2a90-3b4d-5e6f-8a9b-0c1d2e3f4a5b",
+                     *           "monitor_id": "3f2b1a0c-9d8e-5f7a-8b6c-5d4e3f2a1b0c",
+                     *           "monitor_name": "Checkout API",
+                     *           "parent_id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "rule_id": "9a8b7c6d-5e4f-5a3b-8c2d-1e0f9a8b7c6d",
+                     *           "region": "eu",
+                     *           "status_code": 503,
+                     *           "message": "expected status 200-299, got 503",
+                     *           "checked_at": "2026-11-24T09:35:00Z",
+                     *           "held_at": "2026-11-24T09:35:01Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HeldAlertList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -2,29 +2,45 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Change } from '../changes/entities/change.entity';
 import { recordEvent } from '../events/outbox';
 import type { MonitorCheck } from '../monitors/entities/monitor-check.entity';
-import type { Monitor } from '../monitors/entities/monitor.entity';
+import { Monitor } from '../monitors/entities/monitor.entity';
 import { AlertRule } from './entities/alert-rule.entity';
+import { HeldAlert } from './entities/held-alert.entity';
 import { certificateView } from '../monitors/monitor.presenter';
-import { movesWithChecks, nextRuleState } from './rule-transition';
+import { movesWithChecks, nextRuleState, withParent } from './rule-transition';
 
 /**
  * The alerting step of recording a check, inside the recorder's transaction and under the monitor's row lock: moves
  * each rule's incident state as `nextRuleState` decides and writes the events it causes to the outbox, so the events
- * commit exactly when the check does. Sending happens later, elsewhere: a slow receiver never delays a check.
+ * commit exactly when the check does. Sending happens later, elsewhere: a slow receiver never delays a check. While
+ * the monitor's parent is down, alerts are held instead (`withParent`) and listed on the parent.
  */
 export async function raiseAlerts(em: EntityManager, monitor: Monitor, check: MonitorCheck, changes: Change[]) {
   const rules = await em.find(AlertRule, { monitor, enabled: true }, { orderBy: { createdAt: 'asc' } });
   const workspaceId = monitor.workspace.id;
   const about = { id: monitor.id, name: monitor.name, url: monitor.url };
+  const parent = monitor.parent && (await em.findOne(Monitor, { id: monitor.parent.id }, { fields: ['status'] }));
   for (const rule of rules) {
     if (!movesWithChecks(rule)) continue;
-    const next = nextRuleState(rule, monitor.regions, check);
+    const next = withParent(rule, nextRuleState(rule, monitor.regions, check), check, parent?.status === 'down');
     Object.assign(rule, {
       state: next.state,
       streaks: next.streaks,
       notifiedAt: next.notifiedAt,
       firedFor: next.firedFor,
+      heldSince: next.heldSince,
     });
+    if (next.held) {
+      em.create(HeldAlert, {
+        workspace: monitor.workspace,
+        monitor,
+        parent: monitor.parent!,
+        ruleId: rule.id,
+        region: check.region,
+        statusCode: check.statusCode,
+        message: check.message,
+        checkedAt: check.checkedAt,
+      });
+    }
     if (!next.notify) continue;
     if (rule.event === 'certificate_expiry') {
       recordEvent(em, {

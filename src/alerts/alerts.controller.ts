@@ -20,6 +20,8 @@ import {
   AlertDestinationWithSecretDto,
   AlertRuleDto,
   AlertRuleListDto,
+  HeldAlertDto,
+  HeldAlertListDto,
   CreateAlertDestinationDto,
   CreateAlertRuleDto,
   DestinationTestResultDto,
@@ -122,6 +124,15 @@ export class AlertsController {
   @ApiProblemResponses(400, 404)
   listRules(@Param() { id }: IdParams, @Query() query: PageQuery): Promise<Page<AlertRuleDto>> {
     return this.rules.list(id, query);
+  }
+
+  @Get('monitors/:id/held-alerts')
+  @RequireScopes('alerts:read')
+  @ApiOperation({ operationId: 'listHeldAlerts', summary: 'Alerts held because this monitor was down, newest first' })
+  @ApiOkResponse({ type: HeldAlertListDto, description: 'A page of held alerts, newest first.' })
+  @ApiProblemResponses(400, 404)
+  listHeldAlerts(@Param() { id }: IdParams, @Query() query: PageQuery): Promise<Page<HeldAlertDto>> {
+    return this.rules.heldAlerts(id, query);
   }
 
   @Post('monitors/:id/rules')

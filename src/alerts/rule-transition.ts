@@ -140,3 +140,44 @@ export function leavesRuleAsItIs(
   const regions = new Set([...Object.keys(rule.streaks), ...Object.keys(transition.streaks)]);
   return [...regions].every((region) => (rule.streaks[region] ?? 0) === (transition.streaks[region] ?? 0));
 }
+
+/** A rule's transition once its monitor's parent is taken into account, and whether an alert was held. */
+export interface ParentAwareTransition extends RuleTransition {
+  /** Since when the rule's alert is held (it fired unheard while the parent was down); null when none is. */
+  heldSince: Date | null;
+  /** This check's alert was held: record it on the parent's held alerts. */
+  held: boolean;
+}
+
+/**
+ * Dependencies: while the monitor's parent is down, a `down` or `response_time` rule that fires does so unheard (its
+ * alert is held, its reminders too), so the parent's outage is told once, by the parent. Once the parent is no longer
+ * down, the monitor's own state is told: a rule still firing tells `down` at its next move (or at once, if this check
+ * confirms it), and one that recovered meanwhile tells nothing, its `down` having never been told. Checks made
+ * during maintenance move nothing (`nextRuleState`), so they release nothing either.
+ */
+export function withParent(
+  rule: Pick<AlertRule, 'event' | 'heldSince' | 'notifiedAt'>,
+  transition: RuleTransition,
+  check: RuleCheck,
+  parentDown: boolean,
+): ParentAwareTransition {
+  const as = (changes: Partial<ParentAwareTransition> = {}): ParentAwareTransition => ({
+    ...transition,
+    heldSince: rule.heldSince,
+    held: false,
+    ...changes,
+  });
+  if (check.maintenanceWindowId !== null || (rule.event !== 'down' && rule.event !== 'response_time')) return as();
+  if (parentDown) {
+    if (transition.notify === 'down') return as({ notify: null, heldSince: check.checkedAt, held: true });
+    if (transition.notify === 'reminder') return as({ notify: null, notifiedAt: rule.notifiedAt });
+    if (transition.notify === 'recovered' && rule.heldSince) return as({ notify: null, heldSince: null });
+    return as();
+  }
+  if (!rule.heldSince) return as();
+  if (transition.state === 'firing') {
+    return as({ notify: 'down', notifiedAt: check.checkedAt, heldSince: null });
+  }
+  return as({ notify: null, heldSince: null });
+}

@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { NotFound, ValidationFailed } from '../common/errors/domain-errors';
 import { type Page, type PageQuery, pageOf, pageWindow } from '../common/pagination/pagination';
 import { Monitor } from '../monitors/entities/monitor.entity';
-import type { AlertRuleDto, CreateAlertRuleDto, UpdateAlertRuleDto } from './dto/alerts.dto';
+import type { AlertRuleDto, CreateAlertRuleDto, HeldAlertDto, UpdateAlertRuleDto } from './dto/alerts.dto';
+import { HeldAlert } from './entities/held-alert.entity';
 import { ALERT_DESTINATIONS, AlertDestination } from './entities/alert-destination.entity';
 import { AlertRule, type RuleEvent } from './entities/alert-rule.entity';
 
@@ -20,6 +21,32 @@ export class RulesService {
       { orderBy: { createdAt: 'asc', id: 'asc' }, ...pageWindow(query) },
     );
     return pageOf(rules.map(present), total, query);
+  }
+
+  /** The alerts of the monitor's dependents held because it was down, newest first. */
+  async heldAlerts(monitorId: string, query: PageQuery): Promise<Page<HeldAlertDto>> {
+    const parent = await this.monitor(monitorId);
+    const [held, total] = await this.em.findAndCount(
+      HeldAlert,
+      { parent },
+      { orderBy: { heldAt: 'desc', id: 'desc' }, populate: ['monitor'], ...pageWindow(query) },
+    );
+    return pageOf(
+      held.map((alert) => ({
+        id: alert.id,
+        monitor_id: alert.monitor.id,
+        monitor_name: alert.monitor.name,
+        parent_id: parent.id,
+        rule_id: alert.ruleId,
+        region: alert.region,
+        status_code: alert.statusCode,
+        message: alert.message,
+        checked_at: alert.checkedAt.toISOString(),
+        held_at: alert.heldAt.toISOString(),
+      })),
+      total,
+      query,
+    );
   }
 
   async create(monitorId: string, input: CreateAlertRuleDto): Promise<AlertRuleDto> {

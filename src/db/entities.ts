@@ -2,6 +2,7 @@ import { A11yAttestation } from '../a11y-scans/entities/a11y-attestation.entity'
 import { A11yScan } from '../a11y-scans/entities/a11y-scan.entity';
 import { AlertDestination } from '../alerts/entities/alert-destination.entity';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
+import { HeldAlert } from '../alerts/entities/held-alert.entity';
 import { WebhookDelivery } from '../alerts/entities/webhook-delivery.entity';
 import { ApiKey } from '../api-keys/api-key.entity';
 import { CrawlUrl } from '../crawl/entities/crawl-url.entity';
@@ -56,4 +57,5 @@ export const ENTITIES = [
   ReportRun,
   IdempotencyKey,
   MaintenanceWindow,
+  HeldAlert,
 ];

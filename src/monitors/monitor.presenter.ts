@@ -38,6 +38,7 @@ export function presentMonitor(monitor: Monitor): MonitorDto {
     paused: monitor.paused,
     certificate: monitor.certificate && certificateView(monitor.certificate, new Date()),
     heartbeat: heartbeatView(monitor),
+    parent_id: monitor.parent?.id ?? null,
     badge_enabled: monitor.badgeToken !== null,
     badge_url: monitor.badgeToken === null ? null : badgePath(monitor.badgeToken),
     last_checked_at: monitor.lastCheckedAt?.toISOString() ?? null,

@@ -87,6 +87,7 @@ export class MonitorsService {
   async createMany(principal: WorkspacePrincipal, bodies: CreateMonitorDto[]): Promise<MonitorDto[]> {
     const checkedHosts = new Set<string>();
     const schedules = bodies.map(creationKind);
+    const parents = await Promise.all(bodies.map((body) => this.parentFor(null, body.parent_id)));
     for (const body of bodies) {
       this.knownRegions(body.regions ?? [this.config.regions[0]]);
       this.assertStatusRange(body.expected_status);
@@ -122,6 +123,7 @@ export class MonitorsService {
             : {}),
           keyword: body.keyword ?? null,
           selector: body.selector ?? null,
+          parent: parents[index] ?? null,
           trackedValues: this.trackedValueSpecs(body.tracked_values ?? []),
           ...(body.visual_threshold === undefined ? {} : { visualThreshold: body.visual_threshold }),
           assertions: assertionsOf(body.mode ?? 'http', body.assertions),
@@ -140,6 +142,8 @@ export class MonitorsService {
   async update(id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
     const monitor = await this.owned(id);
     const schedule = updatedKind(monitor.mode, body);
+    const parent = await this.parentFor(monitor.id, body.parent_id);
+    if (parent !== undefined) monitor.parent = parent;
     this.assertStatusRange(body.expected_status);
     if (schedule && !sameSchedule(schedule, monitor.heartbeat)) {
       monitor.heartbeat = schedule;
@@ -190,6 +194,26 @@ export class MonitorsService {
     }
     await this.em.flush();
     return presentMonitor(monitor);
+  }
+
+  /**
+   * The parent a monitor may be given: one of the workspace's monitors, neither the monitor itself nor one depending
+   * on it (directly or through others). `undefined` when none was asked for, null to remove it.
+   */
+  private async parentFor(monitorId: string | null, parentId: string | null | undefined) {
+    if (parentId === undefined || parentId === null) return parentId;
+    if (parentId === monitorId) throw ValidationFailed.field('parent_id', 'must be another monitor than this one');
+    const parent = await this.em.findOne(Monitor, { id: parentId });
+    if (!parent) throw ValidationFailed.field('parent_id', 'no such monitor in this workspace');
+    const seen = new Set([parentId]);
+    for (let ancestor = parent.parent?.id; ancestor && !seen.has(ancestor);) {
+      if (ancestor === monitorId) {
+        throw ValidationFailed.field('parent_id', 'depends on this monitor: the two would wait for each other');
+      }
+      seen.add(ancestor);
+      ancestor = (await this.em.findOne(Monitor, { id: ancestor }))?.parent?.id;
+    }
+    return parent;
   }
 
   /** Deletes the monitor with what was recorded for it, then its screenshots (no row names them any more). */

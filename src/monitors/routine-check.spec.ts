@@ -1,4 +1,10 @@
-import { type IncidentRule, leavesRuleAsItIs, nextRuleState, type RuleCheck } from '../alerts/rule-transition';
+import {
+  type IncidentRule,
+  leavesRuleAsItIs,
+  nextRuleState,
+  type RuleCheck,
+  withParent,
+} from '../alerts/rule-transition';
 import { type CheckSeen, isRoutineCheck, type MonitorAsRead } from './routine-check';
 
 const NOW = new Date('2026-12-01T12:00:00.000Z');
@@ -273,6 +279,69 @@ describe('nextRuleState of a certificate_expiry rule', () => {
     const firing = expiry({ state: 'firing', firedFor: 'FP-5', notifiedAt: NOW });
     expect(leavesRuleAsItIs(firing, nextRuleState(firing, ['eu'], check({ ok: false })))).toBe(true);
     expect(leavesRuleAsItIs(expiry(), nextRuleState(expiry(), ['eu'], check()))).toBe(true);
+  });
+});
+
+describe('withParent (dependencies)', () => {
+  /** A rule of a child monitor, one step at a time, as the alerting step applies it. */
+  function child() {
+    let current = { ...rule(), heldSince: null as Date | null };
+    return (ok: boolean, parentDown: boolean, extra: Partial<RuleCheck> = {}) => {
+      const checked = check({ ok, ...extra });
+      const next = withParent(current, nextRuleState(current, ['eu'], checked), checked, parentDown);
+      current = { ...current, ...next };
+      return next;
+    };
+  }
+
+  it('holds the alert of a child whose parent is down, once, and tells its own state once the parent is up', () => {
+    const step = child();
+    expect(step(false, true)).toMatchObject({ state: 'firing', notify: null, held: true, heldSince: NOW });
+    // Still down with the parent: nothing more is held or told.
+    expect(step(false, true)).toMatchObject({ state: 'firing', notify: null, held: false, heldSince: NOW });
+    // The parent is up and the child still fails: its own down is told now.
+    expect(step(false, false)).toMatchObject({ state: 'firing', notify: 'down', held: false, heldSince: null });
+    expect(step(true, false)).toMatchObject({ state: 'ok', notify: 'recovered' });
+  });
+
+  it('tells nothing when a held child recovers: its down was never told', () => {
+    const step = child();
+    step(false, true);
+    expect(step(true, true)).toMatchObject({ state: 'ok', notify: null, heldSince: null });
+    expect(step(true, false)).toMatchObject({ state: 'ok', notify: null });
+  });
+
+  it('still sends the recovery of a child that alerted before its parent went down, and holds its reminders', () => {
+    const firing = {
+      ...rule({ state: 'firing', streaks: { eu: 1 }, notifiedAt: minutesAgo(90), reminderMinutes: 60 }),
+    };
+    const held = { ...firing, heldSince: null };
+    const reminder = nextRuleState(held, ['eu'], check({ ok: false }));
+    expect(reminder.notify).toBe('reminder');
+    expect(withParent(held, reminder, check({ ok: false }), true)).toMatchObject({
+      notify: null,
+      notifiedAt: firing.notifiedAt,
+    });
+    const recovery = nextRuleState(held, ['eu'], check());
+    expect(withParent(held, recovery, check(), true)).toMatchObject({ notify: 'recovered', held: false });
+  });
+
+  it('leaves rules of other events and checks during maintenance to nextRuleState', () => {
+    const expiry = { ...rule({ event: 'certificate_expiry' }), heldSince: null };
+    const transition = {
+      state: 'firing' as const,
+      streaks: {},
+      notifiedAt: NOW,
+      firedFor: 'x',
+      notify: 'down' as const,
+    };
+    expect(withParent(expiry, transition, check(), true)).toMatchObject({ notify: 'down', held: false });
+    const down = { ...rule(), heldSince: NOW };
+    const frozen = nextRuleState(down, ['eu'], check({ ok: false, maintenanceWindowId: 'w' }));
+    expect(withParent(down, frozen, check({ ok: false, maintenanceWindowId: 'w' }), false)).toMatchObject({
+      notify: null,
+      heldSince: NOW,
+    });
   });
 });
 

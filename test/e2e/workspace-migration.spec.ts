@@ -36,7 +36,8 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
   api_keys: ['workspace_id', 'created_by_id'],
   // And, from later migrations: what a monitor learned moves and its visual threshold (Migration20261127143315).
   // And Migration20261128005216: its response assertions; Migration20261128030144: the certificate it was served;
-  // Migration20261128032318: heartbeats. Migration20261128100542: maintenance in checks and rollups.
+  // Migration20261128032318: heartbeats. Migration20261128100542: maintenance in checks and rollups;
+  // Migration20261128101618: a monitor's parent.
   monitors: [
     'workspace_id',
     'created_by_id',
@@ -49,6 +50,7 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
     'heartbeat_token',
     'heartbeat_pinged_at',
     'heartbeat_started_at',
+    'parent_id',
   ],
   monitor_checks: ['certificate', 'maintenance_window_id'],
   monitor_check_rollups: ['maintenance'],

@@ -367,3 +367,37 @@ export class WebhookDeliveryDto {
 }
 
 export const WebhookDeliveryListDto = PageOf(WebhookDeliveryDto, 'WebhookDeliveryList');
+
+export class HeldAlertDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid', description: 'The dependent monitor whose alert was held.' })
+  monitor_id: string;
+
+  @ApiProperty()
+  monitor_name: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid', description: 'The monitor that was down.' })
+  parent_id: string;
+
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  rule_id: string;
+
+  @ApiProperty({ description: 'The region of the check that would have fired the rule.' })
+  region: string;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  status_code: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'What the check found.' })
+  message: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  checked_at: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  held_at: string;
+}
+
+export class HeldAlertListDto extends PageOf(HeldAlertDto, 'HeldAlertList') {}

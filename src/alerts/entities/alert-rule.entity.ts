@@ -57,6 +57,10 @@ export class AlertRule {
   @Property({ type: 'timestamptz', nullable: true })
   notifiedAt: Date | null = null;
 
+  /** Since when the rule fired unheard because its monitor's parent was down (`withParent`); null when it did not. */
+  @Property({ type: 'timestamptz', nullable: true })
+  heldSince: Date | null = null;
+
   /** `certificate_expiry`: the certificate (`certificateIdentity`) the rule fired for, while firing. */
   @Property({ type: 'text', nullable: true })
   firedFor: string | null = null;

@@ -18,6 +18,7 @@ import { Migration20261128005216 } from './Migration20261128005216';
 import { Migration20261128030144 } from './Migration20261128030144';
 import { Migration20261128032318 } from './Migration20261128032318';
 import { Migration20261128100542 } from './Migration20261128100542';
+import { Migration20261128101618 } from './Migration20261128101618';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -50,4 +51,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128032318', class: Migration20261128032318 },
   /** Maintenance windows; checks made during one, and their count in the hourly rollups. */
   { name: 'Migration20261128100542', class: Migration20261128100542 },
+  /** Dependencies: a monitor's parent, a rule's held alert, and the held alerts listed on the parent. */
+  { name: 'Migration20261128101618', class: Migration20261128101618 },
 ];

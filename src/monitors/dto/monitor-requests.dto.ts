@@ -17,6 +17,7 @@ import {
   NumberField,
   TextArrayField,
   TextField,
+  UuidField,
 } from '../../common/validation/fields';
 import {
   DEFAULT_VISUAL_THRESHOLD,
@@ -97,6 +98,14 @@ export class CreateMonitorDto {
   @TextField({ maxLength: 200 })
   name: string;
 
+  @UuidField({
+    optional: true,
+    nullable: true,
+    description:
+      'A monitor of the workspace this one depends on (not itself, nor one that depends on it); null for none.',
+  })
+  parent_id?: string | null;
+
   @HttpUrlField({
     optional: true,
     description: 'A public http(s) URL without credentials. Required, except for `heartbeat` monitors.',
@@ -165,6 +174,14 @@ export class CreateMonitorDto {
 export class UpdateMonitorDto {
   @TextField({ optional: true, maxLength: 200 })
   name?: string;
+
+  @UuidField({
+    optional: true,
+    nullable: true,
+    description:
+      'A monitor of the workspace this one depends on (not itself, nor one that depends on it); null for none.',
+  })
+  parent_id?: string | null;
 
   @HttpUrlField({ optional: true, description: 'A public http(s) URL without credentials.' })
   url?: string;

@@ -177,6 +177,16 @@ export class MonitorDto {
   @ApiProperty({ type: () => HeartbeatDto, nullable: true, description: '`heartbeat` monitors: the ping URL.' })
   heartbeat: HeartbeatDto | null;
 
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description:
+      "The monitor this one depends on. While the parent is down, this monitor's new alerts are held (not sent, " +
+      "listed on the parent's `held-alerts`); its checks and history go on, and recoveries are still sent.",
+  })
+  parent_id: string | null;
+
   @ApiProperty({ type: 'boolean' })
   badge_enabled: boolean;
 

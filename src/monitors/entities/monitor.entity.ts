@@ -56,6 +56,10 @@ export class Monitor {
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
 
+  /** The monitor this one depends on: while it is down, this one's new alerts are held (`withParent`). */
+  @ManyToOne(() => Monitor, { nullable: true, deleteRule: 'set null' })
+  parent: Monitor | null = null;
+
   @Property({ type: 'text' })
   name: string;
 
