@@ -139,7 +139,7 @@ describe('the Alerts pages in the web interface (real Chromium against the real 
     // A webhook to the receiver, by keyboard: the secret appears once, with the focus, and copies.
     await page.getByLabel('Type').selectOption('webhook');
     await page.getByLabel('URL', { exact: true }).fill(`${receiver.origin}/hook`);
-    await page.getByLabel('Crawl completed').focus();
+    await page.getByLabel('Maintenance ended').focus();
     await page.keyboard.press('Space');
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('Add destination');
@@ -161,7 +161,7 @@ describe('the Alerts pages in the web interface (real Chromium against the real 
         name: 'Ops',
         type: 'webhook',
         config: { url: `${receiver.origin}/hook` },
-        events: ['crawl.completed'],
+        events: ['maintenance.ended'],
         enabled: true,
       }),
     ]);
@@ -175,7 +175,7 @@ describe('the Alerts pages in the web interface (real Chromium against the real 
     await destinationItem(page, destinationId).waitFor();
     expect(await page.content()).not.toContain('whsec_');
     expect(await text(destinationItem(page, destinationId))).toMatch(
-      /Ops.*Webhook.*Enabled.*Sends to.*\/hook.*Workspace events.*Crawl completed/,
+      /Ops.*Webhook.*Enabled.*Sends to.*\/hook.*Workspace events.*Maintenance ended/,
     );
 
     // A test, by keyboard: the receiver's answer, in words and as it came; the ping is signed with the secret.

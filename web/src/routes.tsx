@@ -11,6 +11,7 @@ import { ChangesPage } from './changes/ChangesPage';
 import { CrawlPage } from './crawl/CrawlPage';
 import { CrawlsPage } from './crawl/CrawlsPage';
 import { NotPermittedPage } from './errors/ErrorPages';
+import { MaintenancePage } from './maintenance/MaintenancePage';
 import { MonitorFormPage } from './monitors/MonitorFormPage';
 import { MonitorPage } from './monitors/MonitorPage';
 import { MonitorsPage } from './monitors/MonitorsPage';
@@ -140,6 +141,13 @@ export const ROUTES: RouteDef[] = [
     section: 'alerts',
     onWorkspaceSwitch: '/alerts/deliveries',
     render: ({ params, user }) => <DeliveryPage key={params.id} id={params.id} me={user} />,
+  },
+  {
+    path: '/maintenance',
+    title: 'Maintenance',
+    section: 'maintenance',
+    nav: { label: 'Maintenance' },
+    render: ({ user }) => <MaintenancePage me={user} />,
   },
   {
     path: '/status-pages',

@@ -8,6 +8,7 @@ import { Link, navigate } from '../router';
 import type { Monitor, MonitorMode } from '../types';
 import { type Draft, draftOf, saveMonitor } from './monitor-draft';
 import { AssertionFields } from './AssertionFields';
+import { DependsOnField } from './DependsOnField';
 import { HeartbeatFields } from './HeartbeatFields';
 import { TrackedValueFields } from './TrackedValueFields';
 
@@ -97,6 +98,12 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
       ) : (
         <PageFields draft={draft} set={set} local={local} apiField={apiField} isNew={!monitor} />
       )}
+      <DependsOnField
+        monitorId={monitor?.id ?? null}
+        value={draft.parentId}
+        onChange={(parentId) => set('parentId', parentId)}
+        error={apiField('parent_id')}
+      />
       <div className="button-row">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Saving…' : monitor ? 'Save changes' : 'Create monitor'}

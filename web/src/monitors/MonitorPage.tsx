@@ -11,6 +11,7 @@ import type { CurrentUser, Monitor } from '../types';
 import { AlertRules } from './AlertRules';
 import { assertionText } from './AssertionFields';
 import { BadgeCard } from './BadgeCard';
+import { DependsOn, HeldAlerts } from './Dependencies';
 import { HeartbeatCard, scheduleText } from './HeartbeatCard';
 import { RecentResults } from './RecentResults';
 import { MonitorActions, useMonitorActions } from './MonitorActions';
@@ -47,6 +48,7 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
                   <MonitorStatusBadge status={loaded.status} />
                   <span className="url muted">{loaded.url ?? 'Heartbeat: pinged by a job'}</span>
                 </p>
+                {loaded.parent_id ? <DependsOn parentId={loaded.parent_id} /> : null}
               </div>
               <div className="button-row">
                 {loaded.url !== null ? (
@@ -80,6 +82,7 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
                   <TrackedValues monitor={loaded} />
                 )}
                 <AlertRules monitor={loaded} me={me} />
+                <HeldAlerts monitor={loaded} />
                 <BadgeCard monitor={loaded} mayWrite={mayWrite} onChanged={(next) => resource.mutate(() => next)} />
               </div>
             </div>

@@ -41,6 +41,8 @@ export interface Draft {
   tracked: TrackedDraft[];
   assertions: AssertionDraft[];
   heartbeat: HeartbeatDraft;
+  /** The monitor this one depends on; '' for none. */
+  parentId: string;
 }
 
 export function draftOf(monitor: Monitor | null): Draft {
@@ -67,6 +69,7 @@ export function draftOf(monitor: Monitor | null): Draft {
       timezone: monitor?.heartbeat?.cron ? monitor.heartbeat.timezone : '',
       grace: String(monitor?.heartbeat?.grace_seconds ?? 300),
     },
+    parentId: monitor?.parent_id ?? '',
   };
 }
 
@@ -86,8 +89,13 @@ const regionList = (text: string) =>
     .map((region) => region.trim())
     .filter(Boolean);
 
+/** The parent for the API: a new monitor names one only when chosen; an edit always does, null removing it. */
+const parentInput = (monitor: Monitor | null, parentId: string) =>
+  monitor ? { parent_id: parentId || null } : parentId ? { parent_id: parentId } : {};
+
 /** Creates the monitor, or saves the changes to it (its regions with a call of their own); answers it as saved. */
 export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promise<Monitor> {
+  const parent = parentInput(monitor, draft.parentId);
   const tracked_values = draft.tracked.map(({ name, selector, kind }) => ({
     name: name.trim(),
     selector: selector.trim(),
@@ -107,8 +115,8 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
         }));
   const regions = regionList(draft.regions);
   if (draft.mode === 'heartbeat') {
-    // A heartbeat monitor has no page: it takes only its name and schedule.
-    const body = { name: draft.name.trim(), heartbeat: heartbeatInput(draft.heartbeat) };
+    // A heartbeat monitor has no page: it takes only its name, schedule and parent.
+    const body = { name: draft.name.trim(), heartbeat: heartbeatInput(draft.heartbeat), ...parent };
     return monitor
       ? ok(api.PATCH('/monitors/{id}', { params: { path: { id: monitor.id } }, body }))
       : ok(api.POST('/monitors', { body: { ...body, mode: 'heartbeat' } }));
@@ -126,6 +134,7 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
           ...(regions.length ? { regions } : {}),
           tracked_values,
           assertions,
+          ...parent,
         },
       }),
     );
@@ -143,6 +152,7 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
         selector: draft.selector.trim() || null,
         tracked_values,
         assertions,
+        ...parent,
       },
     }),
   );
