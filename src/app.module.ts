@@ -43,6 +43,7 @@ export class AppModule implements OnModuleDestroy {
   /** The parts a process runs follow its ROLE: api (HTTP), worker (queue processors), scheduler, or all. */
   static forRoot(config: AppConfig): DynamicModule {
     const monitors = MonitorsModule.forRoot(config);
+    const alerts = AlertsModule.forRoot(config);
     const infrastructure = [
       ConfigModule.forRoot(config),
       LoggingModule.forRoot(config),
@@ -56,10 +57,10 @@ export class AppModule implements OnModuleDestroy {
       monitors,
       A11yScansModule.forRoot(config),
       CrawlModule.forRoot(config, monitors),
-      StatusPagesModule.forRoot(config, monitors),
+      StatusPagesModule.forRoot(config, monitors, alerts),
       MaintenanceModule.forRoot(config),
       ReportsModule.forRoot(config, monitors),
-      AlertsModule.forRoot(config),
+      alerts,
     ];
     if (!servesHttp(config)) return { module: AppModule, imports: infrastructure };
     return {

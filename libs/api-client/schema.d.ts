@@ -1652,6 +1652,46 @@ export interface paths {
         patch: operations["updateIncident"];
         trace?: never;
     };
+    "/status-pages/{id}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a status page's subscribers
+         * @description Oldest first; e-mail addresses waiting for their confirmation included (`confirmed: false`).
+         */
+        get: operations["listStatusPageSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/{id}/subscribers/{subscriber_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a subscriber
+         * @description It is told nothing more.
+         */
+        delete: operations["deleteStatusPageSubscriber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status-pages/public/{slug}": {
         parameters: {
             query?: never;
@@ -1672,6 +1712,79 @@ export interface paths {
         get: operations["getPublicStatusPage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/public/{slug}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe to a published status page (public)
+         * @description Public, no credentials. Subscribes an e-mail address or a webhook URL to the page's incidents (each update)
+         *     and maintenance (as it starts and ends), for the whole page or the chosen `component_ids` (the `id`s of
+         *     `GET /status-pages/public/{slug}`; maintenance is told only when it covers one of them, incidents always).
+         *
+         *     An e-mail address is subscribed once it is confirmed (double opt-in): the answer is `confirmation_sent`
+         *     whether the address was new, waiting or already subscribed, and only a new or waiting address is sent the
+         *     link, so the answer never tells who else subscribed. Every e-mail carries a signed one-click unsubscribe
+         *     link (RFC 8058 `List-Unsubscribe` and `List-Unsubscribe-Post`). A webhook URL must be a public address; it is
+         *     subscribed at once and receives each notification as a JSON `POST` (`StatusPageNotification`) carrying its
+         *     own `unsubscribe_url`. Each client address may subscribe `STATUS_SUBSCRIPTIONS_PER_MINUTE` times a minute
+         *     (default 5).
+         */
+        post: operations["subscribeToStatusPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/public/subscriptions/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an e-mail subscription (public)
+         * @description Public: the signed token of the confirmation link is the credential. Confirming twice answers the same. A token
+         *     that is not one Vigil signed, or whose subscription was removed, is a `404`.
+         */
+        post: operations["confirmStatusPageSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status-pages/public/subscriptions/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unsubscribe (public)
+         * @description Public: the signed token of an unsubscribe link is the credential. Unsubscribing twice answers the same; a
+         *     token Vigil did not sign is a `404`. The link in each e-mail also takes the RFC 8058 one-click `POST` at
+         *     `/status/{slug}/unsubscribe?token=…`.
+         */
+        post: operations["unsubscribeFromStatusPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4341,6 +4454,62 @@ export interface components {
             /** @description The names of the page's components it covers. */
             components: string[];
         };
+        /** @description One of `email` and `webhook_url`. */
+        SubscribeRequest: {
+            /** Format: email */
+            email?: string;
+            /**
+             * Format: uri
+             * @description A public http(s) URL without credentials.
+             */
+            webhook_url?: string;
+            /** @description Only these components (their public `id`s); the whole page when left out or empty. */
+            component_ids?: string[];
+        };
+        SubscriptionTokenRequest: {
+            token: string;
+        };
+        SubscriptionReceipt: {
+            /** @enum {string} */
+            status: "confirmation_sent" | "subscribed" | "confirmed" | "unsubscribed";
+        };
+        StatusPageSubscriber: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "email" | "webhook";
+            email: string | null;
+            webhook_url: string | null;
+            /** @description The components it follows; empty for the whole page. */
+            component_ids: string[];
+            /** @description An e-mail address is told nothing until it confirms. */
+            confirmed: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        StatusPageSubscriberList: {
+            data: components["schemas"]["StatusPageSubscriber"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description What a webhook subscriber of a status page receives, as a JSON `POST`: an incident's update, or a maintenance
+         *     starting or ending. Not signed (a subscriber has no secret); `unsubscribe_url` ends the subscription.
+         */
+        StatusPageNotification: {
+            /** @enum {string} */
+            type: "incident.updated" | "maintenance.started" | "maintenance.ended";
+            status_page: {
+                title: string;
+                url: string;
+            };
+            /** @description For `incident.updated`. */
+            incident: components["schemas"]["PublicIncident"] | null;
+            /** @description For `maintenance.*`. */
+            maintenance: components["schemas"]["PublicMaintenance"] | null;
+            unsubscribe_url: string;
+            /** Format: date-time */
+            sent_at: string;
+        };
         PublicStatusDay: {
             /**
              * Format: date
@@ -4352,6 +4521,11 @@ export interface components {
             status: components["schemas"]["DayStatus"];
         };
         PublicStatusComponent: {
+            /**
+             * Format: uuid
+             * @description The component's id, to subscribe to it alone.
+             */
+            id: string;
             name: string;
             status: components["schemas"]["ServiceStatus"];
             /** @description The active maintenance covering the component's monitors; null when none is. */
@@ -4696,6 +4870,26 @@ export interface components {
                  *       "status": 429,
                  *       "detail": "Rate limit reached; retry in 42 s.",
                  *       "instance": "/api/v1/ping/hb_q8Zt3xN1mK7pW2vR9cL4yB6hT0sD5fGj",
+                 *       "code": "rate_limited"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This client subscribed too often; retry after `Retry-After` seconds. */
+        PublicRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:vigil:problem:rate_limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "detail": "Rate limit reached; retry in 42 s.",
+                 *       "instance": "/api/v1/status-pages/public/example-shop/subscribers",
                  *       "code": "rate_limited"
                  *     }
                  */
@@ -12721,6 +12915,111 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listStatusPageSubscribers: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. Defaults to `1`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. Defaults to `20`. */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscribers, oldest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0f6d1c2e-9b7a-5e0f-8d3c-2a1b4c5d6e7f",
+                     *           "kind": "email",
+                     *           "email": "ops@example.com",
+                     *           "webhook_url": null,
+                     *           "component_ids": [
+                     *             "6107397f-7e21-528e-a832-f5c3e1a7fd7c"
+                     *           ],
+                     *           "confirmed": true,
+                     *           "created_at": "2026-11-24T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPageSubscriberList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteStatusPageSubscriber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+                /** @description The subscriber's identifier. */
+                subscriber_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getPublicStatusPage: {
         parameters: {
             query?: never;
@@ -12753,6 +13052,7 @@ export interface operations {
                      *       "status": "operational",
                      *       "components": [
                      *         {
+                     *           "id": "6107397f-7e21-528e-a832-f5c3e1a7fd7c",
                      *           "name": "Checkout",
                      *           "status": "operational",
                      *           "maintenance": null,
@@ -12818,6 +13118,130 @@ export interface operations {
             };
             400: components["responses"]["PublicBadRequest"];
             404: components["responses"]["PublicNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    subscribeToStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The status page's slug. */
+                slug: components["schemas"]["Slug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ops@example.com",
+                 *       "component_ids": [
+                 *         "6107397f-7e21-528e-a832-f5c3e1a7fd7c"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubscribeRequest"];
+            };
+        };
+        responses: {
+            /** @description Received; an e-mail address is sent a confirmation link unless it is subscribed already. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmation_sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PublicNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["PublicRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    confirmStatusPageSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "sub_6f1d0c2e9b7a4e0f8d3c.confirm.Vt9wq0tZ2x8YbQ3mJr5kHn7LcP1sA4dE6fG8hJ0kL2m"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubscriptionTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Confirmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "confirmed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PublicNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unsubscribeFromStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "sub_6f1d0c2e9b7a4e0f8d3c.unsubscribe.Qm3pR8sT1uV4wX7yZ0aB2cD5eF8gH1iJ4kL7mN0oP3q"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubscriptionTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Unsubscribed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unsubscribed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PublicNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

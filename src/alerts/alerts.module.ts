@@ -33,6 +33,8 @@ export class AlertsModule {
         PlanGate,
         ...(runsWorkers(config) ? [OutboxRelay, DeliveryClaims, DeliveryRunner, AlertsProcessor] : []),
       ],
+      // Status pages' subscribers are sent to through the same sender (the SSRF-checked dispatcher, the mailer).
+      exports: [DeliverySender],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
+import { createTransport, type SendMailOptions, type Transporter } from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
 import { type Agent, request } from 'undici';
 import { assertPublicUrl } from '../../libs/net-guard';
@@ -21,6 +21,11 @@ export type { SendOutcome } from './delivery-attempt';
 import type { DeliveryRequest } from './entities/webhook-delivery.entity';
 
 const USER_AGENT = 'VigilWebhooks/1';
+
+/** A notification to a status page's subscriber, as the notifier renders it. */
+export type SubscriberMessage =
+  | { kind: 'email'; to: string; subject: string; text: string; unsubscribeUrl: string }
+  | { kind: 'webhook'; url: string; body: unknown };
 
 /** A new webhook signing secret: `whsec_` and 32 random bytes, base64 (Standard Webhooks). */
 export function newSigningSecret(): string {
@@ -61,7 +66,7 @@ export class DeliverySender implements OnApplicationShutdown {
           JSON.stringify({ text: readable(event) }),
         );
       case 'email':
-        return this.mail(destination.config.to ?? [], event);
+        return this.mail(destination.config.to ?? [], `[Vigil] ${event.type}`, readable(event));
       case 'github':
       case 'gitlab':
         return this.codeHosts.send(destination, event);
@@ -119,15 +124,35 @@ export class DeliverySender implements OnApplicationShutdown {
     }
   }
 
-  private async mail(to: string[], event: EventPayload): Promise<SendOutcome> {
-    const subject = `[Vigil] ${event.type}`;
-    const sent: DeliveryRequest = { headers: { to: to.join(', '), subject }, body: readable(event) };
+  /** A status page's notification to one subscriber: an e-mail, or an unsigned JSON POST (a subscriber has no secret). */
+  notifySubscriber(message: SubscriberMessage): Promise<SendOutcome> {
+    if (message.kind === 'webhook') {
+      return this.post(message.url, { 'content-type': 'application/json' }, JSON.stringify(message.body));
+    }
+    // RFC 8058: one click in the mail client unsubscribes, by a POST it sends to this address (which must be absolute:
+    // without PUBLIC_URL the links are paths, and the mail client is given none).
+    const oneClick = /^https?:\/\//.test(message.unsubscribeUrl)
+      ? {
+          list: { unsubscribe: message.unsubscribeUrl },
+          headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        }
+      : {};
+    return this.mail([message.to], message.subject, message.text, oneClick);
+  }
+
+  private async mail(
+    to: string[],
+    subject: string,
+    text: string,
+    extra: Pick<SendMailOptions, 'list' | 'headers'> = {},
+  ): Promise<SendOutcome> {
+    const sent: DeliveryRequest = { headers: { to: to.join(', '), subject }, body: text };
     const attempt = startAttempt();
     if (!this.mailer) {
       return { delivered: false, gone: false, attempt: attempt({ error: 'SMTP_URL is not set' }), request: sent };
     }
     try {
-      const info = (await this.mailer.sendMail({ from: this.config.smtpFrom, to, subject, text: sent.body })) as {
+      const info = (await this.mailer.sendMail({ from: this.config.smtpFrom, to, subject, text, ...extra })) as {
         response?: string;
       };
       return {

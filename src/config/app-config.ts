@@ -28,6 +28,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Pings answered per heartbeat ping URL and minute. */
   heartbeatPingsPerMinute: number;
+  /** Status-page subscriptions each client address may make a minute (public, so rate limited). */
+  statusSubscriptionsPerMinute: number;
   /** Sign-in attempts answered per client address and minute. */
   signInRateLimitPerMinute: number;
   chromiumPath: string;
@@ -347,6 +349,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 1, 1_000_000),
     signInRateLimitPerMinute: integer(env, 'SIGN_IN_RATE_LIMIT_PER_MINUTE', 20, 1, 1_000_000),
     heartbeatPingsPerMinute: integer(env, 'HEARTBEAT_PINGS_PER_MINUTE', 60, 1, 1_000_000),
+    statusSubscriptionsPerMinute: integer(env, 'STATUS_SUBSCRIPTIONS_PER_MINUTE', 5, 1, 10_000),
     chromiumPath: text(env, 'CHROMIUM_PATH', DEFAULT_CHROMIUM_PATH),
     captureConcurrency: integer(env, 'CAPTURE_CONCURRENCY', 2, 1, 32),
     jobLockMs: integer(env, 'JOB_LOCK_MS', 30_000, 1000, 600_000),

@@ -25,6 +25,8 @@ import { ReportRun } from '../reports/entities/report-run.entity';
 import { Report } from '../reports/entities/report.entity';
 import { Incident, IncidentUpdate } from '../status-pages/entities/incident.entity';
 import { StatusPage } from '../status-pages/entities/status-page.entity';
+import { StatusPageSubscriber } from '../status-pages/entities/status-page-subscriber.entity';
+import { SubscriberNotification } from '../status-pages/entities/subscriber-notification.entity';
 import { MaintenanceWindow } from '../maintenance/entities/maintenance-window.entity';
 
 /** Every entity, listed explicitly: no file-system discovery, so the same list works in tests, builds and the CLI. */
@@ -58,4 +60,6 @@ export const ENTITIES = [
   IdempotencyKey,
   MaintenanceWindow,
   HeldAlert,
+  StatusPageSubscriber,
+  SubscriberNotification,
 ];

@@ -27,6 +27,8 @@ export function configureHttpApp(app: NestExpressApplication, config: AppConfig)
   // A heartbeat ping's body is a job's output, of any type, kept as text (before the JSON parser takes JSON ones).
   app.use(`${API_PREFIX}/ping`, express.text({ limit: PING_BODY_LIMIT, type: () => true }));
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  // The status site's forms (subscribe, confirm, RFC 8058's one-click unsubscribe) post form-encoded fields.
+  app.use('/status', express.urlencoded({ extended: false, limit: '4kb' }));
   app.use(problemErrorMiddleware);
   serveWebInterface(app, { hsts: config.publicUrl?.startsWith('https:') ?? false });
   app.setGlobalPrefix('api/v1', {
@@ -38,6 +40,9 @@ export function configureHttpApp(app: NestExpressApplication, config: AppConfig)
       { path: 'status/-/status.css', method: RequestMethod.GET },
       { path: 'status/:slug', method: RequestMethod.GET },
       { path: 'status/:slug/feed.atom', method: RequestMethod.GET },
+      { path: 'status/:slug/subscribe', method: RequestMethod.POST },
+      { path: 'status/:slug/confirm', method: RequestMethod.ALL },
+      { path: 'status/:slug/unsubscribe', method: RequestMethod.ALL },
     ],
   });
   app.useGlobalPipes(createValidationPipe());

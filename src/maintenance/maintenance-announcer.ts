@@ -70,7 +70,7 @@ export class MaintenanceAnnouncer implements OnApplicationBootstrap, OnApplicati
         { id, nextTransitionAt: { $lte: new Date() } },
         { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
       );
-      if (window) announceTransitions(tx, window, new Date());
+      if (window) await announceTransitions(tx, window, new Date());
       return window !== null;
     });
     // The workspace's status pages show the maintenance that began or ended from their next read.

@@ -56,7 +56,7 @@ export class MaintenanceWindowsService {
       recurrence: input.recurrence ?? null,
       timezone: input.timezone ?? 'UTC',
     });
-    const window = await this.em.transactional((tx) => {
+    const window = await this.em.transactional(async (tx) => {
       const created = tx.create(MaintenanceWindow, {
         workspace: tx.getReference(Workspace, principal.workspace.id),
         title: input.title,
@@ -69,8 +69,8 @@ export class MaintenanceWindowsService {
         recurrence: input.recurrence ?? null,
         timezone: input.timezone ?? 'UTC',
       });
-      announceTransitions(tx, created, now);
-      return Promise.resolve(created);
+      await announceTransitions(tx, created, now);
+      return created;
     });
     await this.statusPagesChanged();
     return presentWindow(window, now);
@@ -104,7 +104,7 @@ export class MaintenanceWindowsService {
         // An "end now" was about the occurrences as they were.
         endedAt: timesChange ? null : locked.endedAt,
       });
-      announceTransitions(tx, locked, now);
+      await announceTransitions(tx, locked, now);
       return locked;
     });
     await this.statusPagesChanged();
@@ -114,7 +114,7 @@ export class MaintenanceWindowsService {
   async delete(id: string): Promise<void> {
     await this.em.transactional(async (tx) => {
       const locked = await this.owned(tx, id, true);
-      announceTransitions(tx, locked, new Date(), true);
+      await announceTransitions(tx, locked, new Date(), true);
       tx.remove(locked);
     });
     await this.statusPagesChanged();
@@ -129,7 +129,7 @@ export class MaintenanceWindowsService {
         throw new DomainError('maintenance_not_active', 'The maintenance window is not under way; nothing to end.');
       }
       locked.endedAt = now;
-      announceTransitions(tx, locked, now);
+      await announceTransitions(tx, locked, now);
       return locked;
     });
     await this.statusPagesChanged();

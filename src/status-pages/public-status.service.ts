@@ -151,6 +151,7 @@ export class PublicStatusService {
         byDate.set(row.date, day);
       }
       return {
+        id: component.id,
         name: component.name,
         status:
           members.size > 0 && reporting.length === 0

@@ -16,15 +16,22 @@ import {
   IncidentParams,
   StatusPageDto,
   StatusPageListDto,
+  StatusPageSubscriberDto,
+  StatusPageSubscriberListDto,
+  SubscriberParams,
   UpdateIncidentDto,
   UpdateStatusPageDto,
 } from './dto/status-pages.dto';
 import { StatusPagesService } from './status-pages.service';
+import { SubscriptionsService } from './subscribers/subscriptions.service';
 
 @ApiTags('status-pages')
 @Controller('status-pages')
 export class StatusPagesController {
-  constructor(private readonly statusPages: StatusPagesService) {}
+  constructor(
+    private readonly statusPages: StatusPagesService,
+    private readonly subscriptions: SubscriptionsService,
+  ) {}
 
   @Get()
   @RequireScopes('monitors:read')
@@ -77,6 +84,25 @@ export class StatusPagesController {
   @ApiProblemResponses(400, 404)
   delete(@Param() { id }: IdParams): Promise<void> {
     return this.statusPages.delete(id);
+  }
+
+  @Get(':id/subscribers')
+  @RequireScopes('monitors:read')
+  @ApiOperation({ operationId: 'listStatusPageSubscribers', summary: "List a status page's subscribers" })
+  @ApiOkResponse({ type: StatusPageSubscriberListDto, description: 'A page of subscribers, oldest first.' })
+  @ApiProblemResponses(400, 404)
+  listSubscribers(@Param() { id }: IdParams, @Query() query: PageQuery): Promise<Page<StatusPageSubscriberDto>> {
+    return this.subscriptions.list(id, query);
+  }
+
+  @Delete(':id/subscribers/:subscriber_id')
+  @HttpCode(204)
+  @RequireScopes('monitors:write')
+  @ApiOperation({ operationId: 'deleteStatusPageSubscriber', summary: 'Remove a subscriber' })
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiProblemResponses(400, 404)
+  removeSubscriber(@Param() { id, subscriber_id }: SubscriberParams): Promise<void> {
+    return this.subscriptions.remove(id, subscriber_id);
   }
 
   @Get(':id/incidents')

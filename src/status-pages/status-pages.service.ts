@@ -17,7 +17,8 @@ import type {
   UpdateStatusPageDto,
 } from './dto/status-pages.dto';
 import { Incident, IncidentUpdate } from './entities/incident.entity';
-import { presentIncidents } from './incident.presenter';
+import { presentIncidents, publicIncident } from './incident.presenter';
+import { noticeIncident } from './subscribers/subscriber-notices';
 import { StatusPage, type StatusPageComponent } from './entities/status-page.entity';
 import { PublicStatusCache } from './public-status-cache';
 import { PlanGate } from '../users/plan-gate';
@@ -98,18 +99,21 @@ export class StatusPagesService {
     const page = await this.owned(id);
     const status = input.status ?? 'investigating';
     const now = new Date();
-    const incident = this.em.create(Incident, {
-      statusPage: page,
-      title: input.title,
-      impact: input.impact,
-      status,
-      createdAt: now,
-      resolvedAt: status === 'resolved' ? now : null,
+    const presented = await this.em.transactional(async (tx) => {
+      const incident = tx.create(Incident, {
+        statusPage: page,
+        title: input.title,
+        impact: input.impact,
+        status,
+        createdAt: now,
+        resolvedAt: status === 'resolved' ? now : null,
+      });
+      tx.create(IncidentUpdate, { incident, status, message: input.message, createdAt: now });
+      await tx.flush();
+      return this.told(tx, page, incident);
     });
-    this.em.create(IncidentUpdate, { incident, status, message: input.message, createdAt: now });
-    await this.em.flush();
     await this.cache.invalidate(page.slug);
-    return (await presentIncidents(this.em, [incident]))[0];
+    return presented;
   }
 
   /**
@@ -137,10 +141,18 @@ export class StatusPagesService {
       if (input.impact !== undefined) locked.impact = input.impact;
       if (input.status === 'resolved') locked.resolvedAt = now;
       tx.create(IncidentUpdate, { incident: locked, status: input.status, message: input.message, createdAt: now });
-      return locked;
+      await tx.flush();
+      return this.told(tx, page, locked);
     });
     await this.cache.invalidate(page.slug);
-    return (await presentIncidents(this.em, [incident]))[0];
+    return incident;
+  }
+
+  /** The incident as posted, with its update written for the page's subscribers in the same transaction. */
+  private async told(tx: EntityManager, page: StatusPage, incident: Incident): Promise<IncidentDto> {
+    const [presented] = await presentIncidents(tx, [incident]);
+    await noticeIncident(tx, page, publicIncident(presented));
+    return presented;
   }
 
   private async owned(id: string): Promise<StatusPage> {

@@ -65,6 +65,30 @@ function dayDetails(days: PublicStatusPageDto['components'][number]['days']): st
         <tbody>${rows}</tbody></table></details>`;
 }
 
+/**
+ * A short page of the status site for people: a heading, a sentence, and optionally a form with one button that posts
+ * back to the same address (confirming or unsubscribing is a POST, so a mail scanner following links changes nothing).
+ */
+export function renderStatusMessage(title: string, sentence: string, button: string | null = null): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${html(title)}</title>
+<link rel="stylesheet" href="${STATUS_STYLESHEET_PATH}">
+</head>
+<body>
+<main>
+  <h1>${html(title)}</h1>
+  <p>${html(sentence)}</p>
+  ${button ? `<form method="post"><button type="submit">${html(button)}</button></form>` : ''}
+</main>
+</body>
+</html>
+`;
+}
+
 /** What a visitor sees at an address with no published page: a page, not a problem document. */
 export function renderStatusNotFound(): string {
   return `<!doctype html>
@@ -170,6 +194,14 @@ export function renderStatusHtml(page: PublicStatusPageDto, slug: string): strin
     ${incidents}
     <p><a href="/status/${html(slug)}/feed.atom">Incidents as an Atom feed</a></p>
   </section>
+  <section aria-labelledby="subscribe-heading">
+    <h2 id="subscribe-heading">Get updates by e-mail</h2>
+    <form class="subscribe" method="post" action="/status/${html(slug)}/subscribe">
+      <label for="subscribe-email">E-mail address</label>
+      <input id="subscribe-email" name="email" type="email" required maxlength="254" autocomplete="email">
+      <button type="submit">Subscribe</button>
+    </form>
+  </section>
 </main>
 </body>
 </html>
@@ -268,4 +300,7 @@ summary{cursor:pointer;color:#0b57d0}
 table{border-collapse:collapse;margin:.5rem 0}
 th,td{text-align:left;padding:.125rem .75rem .125rem 0;border-bottom:1px solid #ddd}
 a{color:#0b57d0}
+.subscribe{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.subscribe input{flex:1 1 14rem;min-width:0;padding:.375rem .5rem;font:inherit;border:1px solid #767676;border-radius:.25rem}
+button{font:inherit;padding:.375rem .875rem;border:0;border-radius:.25rem;background:#0b57d0;color:#fff;cursor:pointer}
 `;

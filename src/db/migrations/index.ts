@@ -19,6 +19,7 @@ import { Migration20261128030144 } from './Migration20261128030144';
 import { Migration20261128032318 } from './Migration20261128032318';
 import { Migration20261128100542 } from './Migration20261128100542';
 import { Migration20261128101618 } from './Migration20261128101618';
+import { Migration20261128102238 } from './Migration20261128102238';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -53,4 +54,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128100542', class: Migration20261128100542 },
   /** Dependencies: a monitor's parent, a rule's held alert, and the held alerts listed on the parent. */
   { name: 'Migration20261128101618', class: Migration20261128101618 },
+  /** Status-page subscribers, and their notifications waiting to be sent (their outbox). */
+  { name: 'Migration20261128102238', class: Migration20261128102238 },
 ];

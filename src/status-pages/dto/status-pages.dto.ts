@@ -4,12 +4,15 @@ import { ArrayMaxSize, ArrayUnique, IsArray, IsString, IsUUID, Length, Matches, 
 import { PageOf } from '../../common/pagination/pagination';
 import {
   BooleanField,
+  EmailField,
   EnumField,
+  HttpUrlField,
   IsStorableText,
   NestedArrayField,
   TextField,
   UuidField,
 } from '../../common/validation/fields';
+import { SUBSCRIBER_KINDS, type SubscriberKind } from '../entities/status-page-subscriber.entity';
 import {
   INCIDENT_IMPACTS,
   INCIDENT_STATUSES,
@@ -257,6 +260,9 @@ export class PublicMaintenanceDto {
 }
 
 export class PublicStatusComponentDto {
+  @ApiProperty({ type: 'string', format: 'uuid', description: "The component's id, to subscribe to it alone." })
+  id: string;
+
   @ApiProperty()
   name: string;
 
@@ -337,3 +343,77 @@ export class PublicStatusPageDto {
   @ApiProperty({ type: 'string', format: 'date-time' })
   updated_at: string;
 }
+
+export class SubscriberParams {
+  @UuidField({ description: "The status page's identifier." })
+  id: string;
+
+  @UuidField({ description: "The subscriber's identifier." })
+  subscriber_id: string;
+}
+
+export class SubscribeDto {
+  @EmailField({ optional: true })
+  email?: string;
+
+  @HttpUrlField({ optional: true, description: 'A public http(s) URL without credentials.' })
+  webhook_url?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'uuid',
+    isArray: true,
+    uniqueItems: true,
+    maxItems: 50,
+    description: 'Only these components (their public `id`s); the whole page when left out or empty.',
+  })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsArray({ message: 'must be an array' })
+  @ArrayMaxSize(50, { message: 'must hold at most 50 components' })
+  @ArrayUnique({ message: 'must not repeat a component' })
+  @IsUUID('all', { each: true, message: 'must be component ids (UUIDs)' })
+  component_ids?: string[];
+}
+
+export class SubscriptionTokenDto {
+  @TextField({ maxLength: 300 })
+  token: string;
+}
+
+export const SUBSCRIPTION_STATUSES = ['confirmation_sent', 'subscribed', 'confirmed', 'unsubscribed'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export class SubscriptionReceiptDto {
+  @ApiProperty({ enum: SUBSCRIPTION_STATUSES })
+  status: SubscriptionStatus;
+}
+
+export class StatusPageSubscriberDto {
+  @ApiProperty({ type: 'string', format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ enum: SUBSCRIBER_KINDS })
+  kind: SubscriberKind;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  email: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  webhook_url: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    isArray: true,
+    description: 'The components it follows; empty for the whole page.',
+  })
+  component_ids: string[];
+
+  @ApiProperty({ description: 'An e-mail address is told nothing until it confirms.' })
+  confirmed: boolean;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  created_at: string;
+}
+
+export class StatusPageSubscriberListDto extends PageOf(StatusPageSubscriberDto, 'StatusPageSubscriberList') {}

@@ -1,0 +1,108 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DeliverySender } from '../../alerts/delivery-sender';
+import { acrossWorkspaces, workspaceUnitOfWork } from '../../common/tenancy/workspace-scope';
+import { StatusPageSubscriber } from '../entities/status-page-subscriber.entity';
+import { SubscriberNotification } from '../entities/subscriber-notification.entity';
+import { subscriberMessage } from './subscriber-message';
+import { SubscriptionLinks } from './subscription-links';
+
+const TICK_MS = 500;
+const CLAIM_BATCH = 20;
+/** How long a claimed notification is held by its sender before another may take it (a worker that died). */
+const CLAIM_SECONDS = 120;
+const MAX_ATTEMPTS = 8;
+/** The wait after the nth failed attempt: 30 s, 1 min, 2 min… */
+const retryDelayMs = (attempts: number) => 30_000 * 2 ** (attempts - 1);
+
+/**
+ * Sends the subscribers' notifications after their transaction committed: claims due ones (`FOR UPDATE SKIP LOCKED`,
+ * pushing their due time past the claim, so a worker that dies leaves them to another), sends each once, and records
+ * the outcome; a failure is retried with backoff, up to MAX_ATTEMPTS, and a webhook's `410 Gone` ends its
+ * subscription. A subscriber who left takes its notifications with it.
+ */
+@Injectable()
+export class SubscriberNotifier implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SubscriberNotifier.name);
+  private ticking = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly sender: DeliverySender,
+    private readonly links: SubscriptionLinks,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Sends what is due; returns how many it tried. */
+  async tick(): Promise<number> {
+    if (this.ticking) return 0;
+    this.ticking = true;
+    try {
+      const claimed = await acrossWorkspaces(this.orm.em).execute<{ id: string; workspace_id: string }[]>(
+        `update subscriber_notifications n
+            set next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS}), attempts = n.attempts + 1
+          where n.id in (select id from subscriber_notifications
+                          where status = 'pending' and next_attempt_at <= now()
+                          order by next_attempt_at limit ${CLAIM_BATCH} for update skip locked)
+          returning n.id, n.workspace_id`,
+        [],
+        'all',
+      );
+      for (const { id, workspace_id } of claimed) await this.send(id, workspace_id);
+      return claimed.length;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not send subscriber notifications; the next tick retries');
+      return 0;
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async send(id: string, workspaceId: string): Promise<void> {
+    const em = workspaceUnitOfWork(this.orm.em, workspaceId);
+    const notification = await em.findOne(SubscriberNotification, { id }, { populate: ['subscriber'] });
+    if (!notification) return;
+    const { subscriber, content } = notification;
+    const message = subscriberMessage(
+      subscriber,
+      notification.kind,
+      content,
+      {
+        page: this.links.pageUrl(content.page.slug),
+        unsubscribe: await this.links.url(content.page.slug, subscriber.id, 'unsubscribe'),
+        confirm:
+          notification.kind === 'confirmation'
+            ? await this.links.url(content.page.slug, subscriber.id, 'confirm')
+            : null,
+      },
+      new Date(),
+    );
+    const outcome = await this.sender.notifySubscriber(message);
+    if (outcome.gone) {
+      // 410 Gone: the receiver asks to be told nothing more, as an unsubscribe would.
+      await em.nativeDelete(StatusPageSubscriber, { id: subscriber.id });
+      return;
+    }
+    if (outcome.delivered) {
+      Object.assign(notification, { status: 'sent', sentAt: new Date(), lastError: null });
+    } else {
+      const error = outcome.attempt.error ?? `answered ${outcome.attempt.response_status}`;
+      const last = notification.attempts >= MAX_ATTEMPTS;
+      Object.assign(notification, {
+        status: last ? 'failed' : 'pending',
+        lastError: error,
+        nextAttemptAt: new Date(Date.now() + retryDelayMs(notification.attempts)),
+      });
+    }
+    await em.flush();
+  }
+}
