@@ -88,6 +88,7 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type StatusPage = Schemas['StatusPage'];
 export type StatusPageComponent = Schemas['StatusPageComponent'];
 export type StatusPageComponentInput = Schemas['StatusPageComponentInput'];
+export type StatusPageSubscriber = Schemas['StatusPageSubscriber'];
 export type Incident = Schemas['Incident'];
 export type IncidentImpact = Schemas['IncidentImpact'];
 export type IncidentStatus = Schemas['IncidentStatus'];

@@ -10,9 +10,13 @@ import { ComponentsView } from './ComponentsView';
 import { Incidents } from './Incidents';
 import { StatusPageForm } from './StatusPageForm';
 import { StatusPageHeader } from './StatusPageHeader';
+import { Subscribers } from './Subscribers';
 import { Breadcrumb } from '../components/Breadcrumb';
 
-/** `/status-pages/:id`: one status page: publish or unpublish, its address, its components and its incidents. */
+/**
+ * `/status-pages/:id`: one status page: publish or unpublish, its address, its components, its incidents and its
+ * subscribers.
+ */
 export function StatusPagePage({ id, me }: { id: string; me: CurrentUser }) {
   const mayWrite = canWrite(me);
   const resource = useApi('/status-pages/{id}', { params: { path: { id } } });
@@ -50,7 +54,10 @@ export function StatusPagePage({ id, me }: { id: string; me: CurrentUser }) {
               ) : (
                 <ComponentsView page={loaded} me={me} />
               )}
-              <Incidents page={loaded} mayWrite={mayWrite} />
+              <div className="settings-column">
+                <Incidents page={loaded} mayWrite={mayWrite} />
+                <Subscribers page={loaded} mayWrite={mayWrite} />
+              </div>
             </div>
           </>
         )}
