@@ -88,6 +88,31 @@ describe('maintenance calendar', () => {
       expect(windowState(twice, at('2026-10-28T00:00:00Z')).status).toBe('completed');
     });
 
+    it('ends at UNTIL, an instant, whatever the time zone', () => {
+      // 10:00 in Tokyo (01:00 UTC) every day, until 05:00 UTC on 3 June: that day's 01:00 UTC occurrence is included.
+      const tokyo = window({
+        startsAt: at('2026-06-01T01:00:00Z'),
+        recurrence: 'FREQ=DAILY;UNTIL=20260603T050000Z',
+        timezone: 'Asia/Tokyo',
+      });
+      expect(occurrenceAt(tokyo, at('2026-06-03T01:30:00Z'))?.startsAt).toEqual(at('2026-06-03T01:00:00Z'));
+      expect(nextOccurrence(tokyo, at('2026-06-03T02:00:00Z'))).toBeNull();
+    });
+
+    it('answers for a window that has repeated hourly for years, from its occurrences near the time asked', () => {
+      const hourly = window({ startsAt: at('2024-01-01T00:00:00Z'), recurrence: 'FREQ=HOURLY', durationMinutes: 5 });
+      expect(occurrenceAt(hourly, at('2026-11-28T10:03:00Z'))?.startsAt).toEqual(at('2026-11-28T10:00:00Z'));
+      expect(occurrenceAt(hourly, at('2026-11-28T10:06:00Z'))).toBeNull();
+      expect(nextOccurrence(hourly, at('2026-11-28T10:06:00Z'))?.startsAt).toEqual(at('2026-11-28T11:00:00Z'));
+      // Far from the span expanded last: expanded again.
+      expect(occurrenceAt(hourly, at('2027-06-01T23:04:00Z'))?.startsAt).toEqual(at('2027-06-01T23:00:00Z'));
+    });
+
+    it('finds a yearly occurrence beyond the span it expands', () => {
+      const yearly = window({ startsAt: at('2026-01-15T09:00:00Z'), recurrence: 'FREQ=YEARLY' });
+      expect(nextOccurrence(yearly, at('2026-02-01T00:00:00Z'))?.startsAt).toEqual(at('2027-01-15T09:00:00Z'));
+    });
+
     it('is next looked at when an occurrence starts or ends', () => {
       expect(nextTransition(daily, at('2026-10-26T06:00:00Z'))).toEqual(at('2026-10-26T08:00:00Z'));
       expect(nextTransition(daily, at('2026-10-26T08:15:00Z'))).toEqual(at('2026-10-26T09:00:00Z'));
@@ -98,6 +123,9 @@ describe('maintenance calendar', () => {
     expect(recurrenceProblem('FREQ=WEEKLY;BYDAY=SU')).toBeNull();
     expect(recurrenceProblem('FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=20271231T000000Z')).toBeNull();
     expect(recurrenceProblem('FREQ=MINUTELY')).toBe('may repeat at most hourly');
+    // FREQ alone does not say how often: lists of hours and minutes make a daily rule repeat every minute.
+    expect(recurrenceProblem('FREQ=DAILY;BYHOUR=0,1,2;BYMINUTE=0,15,30,45')).toBe('may repeat at most hourly');
+    expect(recurrenceProblem('FREQ=DAILY;BYHOUR=9,17')).toBeNull();
     expect(recurrenceProblem('FREQ=DAILY;DTSTART=20260101T000000Z')).toMatch(/DTSTART/);
     expect(recurrenceProblem('FREQ=SOMETIMES')).toMatch(/not a valid RRULE|FREQ/);
   });

@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
-import { Frequency, RRule } from 'rrule';
+import { RRule } from 'rrule';
 
 /** What of a maintenance window its occurrences depend on. */
 export interface WindowTimes {
@@ -32,8 +32,10 @@ export interface Occurrence {
 const MINUTE_MS = 60_000;
 /** The most a wall-clock time moves against UTC in a day (a daylight-saving change, or a zone's rare jump). */
 const SHIFT_SLACK_MS = 26 * 3_600_000;
-/** How many occurrences one question may look through: an hourly rule over a week and then some. */
-const MAX_OCCURRENCES = 400;
+/** The most occurrences a cached span holds (an hourly rule over 35 days is 840; the rule is at most hourly). */
+const MAX_SPAN_OCCURRENCES = 5_000;
+/** How many of a rule's first occurrences are looked at to tell whether it repeats more than hourly. */
+const GAP_SAMPLE = 200;
 
 /** Whether `name` is an IANA time zone luxon (and so Intl) knows. */
 export const isTimeZone = (name: string): boolean => IANAZone.isValidZone(name);
@@ -47,8 +49,11 @@ export function recurrenceProblem(recurrence: string): string | null {
   try {
     const options = RRule.parseString(recurrence);
     if (options.freq === undefined) return 'must name FREQ';
-    if (options.freq === Frequency.MINUTELY || options.freq === Frequency.SECONDLY) return 'may repeat at most hourly';
-    new RRule({ ...options, dtstart: new Date(0) }).after(new Date(0), true);
+    // FREQ alone does not bound it: FREQ=DAILY with lists of BYHOUR and BYMINUTE repeats every minute.
+    const sample = new RRule({ ...options, dtstart: new Date(0) }, true).all((_, index) => index < GAP_SAMPLE);
+    if (sample.some((start, index) => index > 0 && start.getTime() - sample[index - 1].getTime() < 3_600_000)) {
+      return 'may repeat at most hourly';
+    }
     return null;
   } catch (error) {
     return `is not a valid RRULE (${(error as Error).message})`;
@@ -76,19 +81,56 @@ function instantOf(wallClock: Date, zone: string): Date {
   ).toJSDate();
 }
 
-/** Compiled rules, by what they are compiled from: checks ask about the same few windows all day. */
-const compiled = new Map<string, RRule>();
+/**
+ * A rule's occurrences (floating wall-clock times, as epoch milliseconds) over a span of time, expanded once and
+ * asked about all day by every check of the monitors a window covers. rrule walks a rule from its start on every
+ * question, so a years-old hourly window would cost each check a walk over tens of thousands of occurrences; here
+ * that walk is paid once per span.
+ */
+interface Expansion {
+  rule: RRule;
+  from: number;
+  until: number;
+  starts: number[];
+}
+
+/** How far past the asked time a span reaches, so that the next questions fall inside it. */
+const SPAN_AHEAD_MS = 35 * 86_400_000;
+const expansions = new Map<string, Expansion>();
 
 function ruleOf(window: WindowTimes): RRule {
   const dtstart = floating(window.startsAt, window.timezone);
-  const key = `${window.recurrence}|${dtstart.getTime()}`;
-  let rule = compiled.get(key);
-  if (!rule) {
-    if (compiled.size >= 1000) compiled.delete(compiled.keys().next().value!);
-    rule = new RRule({ ...RRule.parseString(window.recurrence!), dtstart });
-    compiled.set(key, rule);
+  const options = RRule.parseString(window.recurrence!);
+  // UNTIL is an instant (RFC 5545: UTC); the rule runs on floating wall-clock times, so it is compared as one too.
+  const until = options.until ? floating(options.until, window.timezone) : null;
+  // Cache off: rrule's own cache keeps every answer of a rule forever and searches it linearly.
+  return new RRule({ ...options, dtstart, until }, true);
+}
+
+/** The rule's floating starts within [from, to] (epoch ms), from its cached span, expanded anew when it is left. */
+function floatingStarts(window: WindowTimes, from: number, to: number): number[] {
+  const key = `${window.recurrence}|${window.timezone}|${window.startsAt.getTime()}`;
+  let expansion = expansions.get(key);
+  if (!expansion || from < expansion.from || to > expansion.until) {
+    const rule = expansion?.rule ?? ruleOf(window);
+    const spanFrom = from - 8 * 86_400_000;
+    const spanUntil = to + SPAN_AHEAD_MS;
+    const starts: number[] = [];
+    rule.all((date) => {
+      if (date.getTime() > spanUntil) return false;
+      if (date.getTime() >= spanFrom) starts.push(date.getTime());
+      return starts.length < MAX_SPAN_OCCURRENCES;
+    });
+    expansion = {
+      rule,
+      from: spanFrom,
+      until: starts.length < MAX_SPAN_OCCURRENCES ? spanUntil : starts.at(-1)!,
+      starts,
+    };
+    if (expansions.size >= 1000) expansions.delete(expansions.keys().next().value!);
+    expansions.set(key, expansion);
   }
-  return rule;
+  return expansion.starts.filter((start) => start >= from && start <= to);
 }
 
 /** An occurrence starting at `startsAt`, cut short by an "end now" made during it. */
@@ -102,14 +144,11 @@ function occurrenceFrom(window: WindowTimes, startsAt: Date): Occurrence {
 /** The occurrences that overlap `[from, to)`, oldest first; those an "end now" emptied are left out. */
 export function occurrencesBetween(window: WindowTimes, from: Date, to: Date): Occurrence[] {
   const starts = window.recurrence
-    ? ruleOf(window)
-        .between(
-          new Date(floating(from, window.timezone).getTime() - window.durationMinutes * MINUTE_MS - SHIFT_SLACK_MS),
-          new Date(floating(to, window.timezone).getTime() + SHIFT_SLACK_MS),
-          true,
-          (_, index) => index < MAX_OCCURRENCES,
-        )
-        .map((wallClock) => instantOf(wallClock, window.timezone))
+    ? floatingStarts(
+        window,
+        floating(from, window.timezone).getTime() - window.durationMinutes * MINUTE_MS - SHIFT_SLACK_MS,
+        floating(to, window.timezone).getTime() + SHIFT_SLACK_MS,
+      ).map((wallClock) => instantOf(new Date(wallClock), window.timezone))
     : [window.startsAt];
   return starts
     .map((start) => occurrenceFrom(window, start))
@@ -126,14 +165,14 @@ export function occurrenceAt(window: WindowTimes, at: Date): Occurrence | null {
 /** The first occurrence starting after `after`, or null when none is to come. */
 export function nextOccurrence(window: WindowTimes, after: Date): Occurrence | null {
   if (!window.recurrence) return window.startsAt > after ? occurrenceFrom(window, window.startsAt) : null;
-  const rule = ruleOf(window);
-  let wallClock: Date | null = rule.after(new Date(floating(after, window.timezone).getTime() - SHIFT_SLACK_MS), true);
-  for (let looked = 0; wallClock && looked < MAX_OCCURRENCES; looked += 1) {
-    const startsAt = instantOf(wallClock, window.timezone);
-    if (startsAt > after) return occurrenceFrom(window, startsAt);
-    wallClock = rule.after(wallClock, false);
-  }
-  return null;
+  const from = floating(after, window.timezone).getTime() - SHIFT_SLACK_MS;
+  // Within the cached span first; a rule with a longer gap (yearly, say) is walked once more, up to its next start.
+  const near = floatingStarts(window, from, from + SPAN_AHEAD_MS)
+    .map((wallClock) => instantOf(new Date(wallClock), window.timezone))
+    .find((startsAt) => startsAt > after);
+  if (near) return occurrenceFrom(window, near);
+  const later = ruleOf(window).after(new Date(from + SPAN_AHEAD_MS), true);
+  return later ? occurrenceFrom(window, instantOf(later, window.timezone)) : null;
 }
 
 /** Where a window stands at `now`: under way, to come, or done with. */

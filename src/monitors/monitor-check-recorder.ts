@@ -79,8 +79,8 @@ function storableText(text: string, max: number): string {
 }
 
 /**
- * The maintenance windows of the monitor `m`'s workspace that cover it and may be under way now or later (recurring,
- * or one-off and not over): only the calendar's fields, as jsonb. Whether one is under way is the calendar's question
+ * The maintenance windows of the monitor `m`'s workspace that cover it and may be under way now or later (those with
+ * a next transition): only the calendar's fields, as jsonb. Whether one is under way is the calendar's question
  * (`maintenanceAt`), asked in code, never here.
  */
 const MONITOR_MAINTENANCE_SQL = `(select coalesce(jsonb_agg(jsonb_build_object(
@@ -88,10 +88,11 @@ const MONITOR_MAINTENANCE_SQL = `(select coalesce(jsonb_agg(jsonb_build_object(
     'recurrence', w.recurrence, 'timezone', w.timezone, 'endedAt', w.ended_at)), '[]'::jsonb)
   from maintenance_windows w
   where w.workspace_id = m.workspace_id and (w.all_monitors or m.id = any(w.monitor_ids))
-    and (w.recurrence is not null or w.starts_at + make_interval(mins => w.duration_minutes) > now() - interval '1 hour'))`;
+    -- a window with nothing to come and nothing under way has no next transition
+    and w.next_transition_at is not null)`;
 
 /** An alert rule as the check's statement reads it (`MONITOR_RULES_SQL`). */
-type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null };
+type RuleRow = Omit<IncidentRule, 'notifiedAt'> & { notifiedAtMs: number | null; held: boolean };
 
 interface MonitorToCheckRow {
   id: string;

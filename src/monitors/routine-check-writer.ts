@@ -32,7 +32,7 @@ export const MONITOR_RULES_SQL = `(select coalesce(jsonb_agg(jsonb_build_object(
     'id', r.id, 'event', r.event, 'enabled', r.enabled, 'state', r.state, 'streaks', r.streaks,
     'consecutiveFailures', r.consecutive_failures, 'minRegions', r.min_regions, 'thresholdMs', r.threshold_ms,
     'notifyRecovery', r.notify_recovery, 'reminderMinutes', r.reminder_minutes,
-    'daysBefore', r.days_before, 'firedFor', r.fired_for,
+    'daysBefore', r.days_before, 'firedFor', r.fired_for, 'held', r.held_since is not null,
     'notifiedAtMs', round(extract(epoch from r.notified_at) * 1000)::bigint) order by r.id), '[]'::jsonb)
   from alert_rules r where r.monitor_id = m.id)`;
 

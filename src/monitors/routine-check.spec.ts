@@ -413,6 +413,13 @@ describe('isRoutineCheck', () => {
     expect(isRoutineCheck({ ...down, rules: [{ ...firing, notifiedAt: minutesAgo(59) }] }, seen())).toBe(true);
   });
 
+  it('is not routine while a rule holds an alert for its parent’s outage: its next move may tell it', () => {
+    const firing = rule({ state: 'firing', streaks: { eu: 0, us: 2 } });
+    const down = monitor({ status: 'down', regionStatus: { eu: 'up', us: 'down' } });
+    expect(isRoutineCheck({ ...down, rules: [firing] }, seen())).toBe(true);
+    expect(isRoutineCheck({ ...down, rules: [{ ...firing, held: true }] }, seen())).toBe(false);
+  });
+
   it('is routine during maintenance when only a rule would have moved', () => {
     const down = monitor({ status: 'down', regionStatus: { eu: 'down', us: 'up' } });
     const rules = [rule({ state: 'pending', streaks: { eu: 1, us: 0 }, consecutiveFailures: 3 })];

@@ -13,8 +13,11 @@ export type MonitorAsRead = Pick<
   Monitor,
   'regions' | 'status' | 'paused' | 'regionStatus' | 'contentHash' | 'metadata' | 'certificate'
 > & {
-  /** All of the monitor's alert rules; those that checks do not move are passed over. */
-  rules: readonly IncidentRule[];
+  /**
+   * All of the monitor's alert rules; those that checks do not move are passed over. `held`: the rule fired unheard
+   * while the monitor's parent was down (`withParent`), so its next move may tell what it held.
+   */
+  rules: readonly (IncidentRule & { held?: boolean })[];
 };
 
 /** What a check saw, as far as deciding whether it moves anything. */
@@ -44,11 +47,12 @@ export interface CheckSeen {
  * Whether a check changes nothing but counts, so that it may be written without the monitor's row lock and the
  * alerting step (the routine writer still applies it only while the monitor and its rules are as read): the monitor
  * is not paused, the check's region keeps its verdict and the monitor its status, the content is the stored one and
- * has no tracked values, the certificate (if any) is the stored one, and every rule that checks move is left exactly as it is by `nextRuleState`, the transition
- * the alerting step applies.
+ * has no tracked values, the certificate (if any) is the stored one, no rule holds an alert for its parent's outage,
+ * and every rule that checks move is left exactly as it is by `nextRuleState`, the transition the alerting step applies.
  */
 export function isRoutineCheck(monitor: MonitorAsRead, check: CheckSeen): boolean {
   if (monitor.paused || check.visualChanged || check.learned) return false;
+  if (monitor.rules.some((rule) => rule.held)) return false;
   if (check.metadata && !sameMetadata(check.metadata, monitor.metadata)) return false;
   if (check.certificate && !sameCertificate(check.certificate, monitor.certificate)) return false;
   if (check.content && (check.content.contentHash !== monitor.contentHash || check.content.trackedValues.length)) {

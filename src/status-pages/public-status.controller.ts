@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController, ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { isEmail } from 'class-validator';
 import type { Request, RequestHandler, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Public } from '../common/auth/access.decorators';
@@ -159,7 +160,7 @@ export class StatusSiteController {
   ): Promise<void> {
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     await this.answer(request, response, async () => {
-      if (!/^[^\s@]{1,64}@[^\s@]{1,189}$/.test(email)) {
+      if (email.length > 254 || !isEmail(email)) {
         throw new DomainError('validation_failed', 'That does not look like an e-mail address; go back and try again.');
       }
       await this.subscriptions.subscribe(slug, { email }, request.ip ?? 'unknown');

@@ -20,6 +20,7 @@ import { Migration20261128032318 } from './Migration20261128032318';
 import { Migration20261128100542 } from './Migration20261128100542';
 import { Migration20261128101618 } from './Migration20261128101618';
 import { Migration20261128102238 } from './Migration20261128102238';
+import { Migration20261128113000 } from './Migration20261128113000';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -56,4 +57,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128101618', class: Migration20261128101618 },
   /** Status-page subscribers, and their notifications waiting to be sent (their outbox). */
   { name: 'Migration20261128102238', class: Migration20261128102238 },
+  /** Room on the monitors' pages and a sooner autovacuum: they are updated every check. */
+  { name: 'Migration20261128113000', class: Migration20261128113000 },
 ];

@@ -8,7 +8,7 @@ import { subscriberMessage } from './subscriber-message';
 import { SubscriptionLinks } from './subscription-links';
 
 const TICK_MS = 500;
-const CLAIM_BATCH = 20;
+const SENDS_PER_TICK = 20;
 /** How long a claimed notification is held by its sender before another may take it (a worker that died). */
 const CLAIM_SECONDS = 120;
 const MAX_ATTEMPTS = 8;
@@ -47,18 +47,25 @@ export class SubscriberNotifier implements OnApplicationBootstrap, OnApplication
     if (this.ticking) return 0;
     this.ticking = true;
     try {
-      const claimed = await acrossWorkspaces(this.orm.em).execute<{ id: string; workspace_id: string }[]>(
-        `update subscriber_notifications n
-            set next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS}), attempts = n.attempts + 1
-          where n.id in (select id from subscriber_notifications
-                          where status = 'pending' and next_attempt_at <= now()
-                          order by next_attempt_at limit ${CLAIM_BATCH} for update skip locked)
-          returning n.id, n.workspace_id`,
-        [],
-        'all',
-      );
-      for (const { id, workspace_id } of claimed) await this.send(id, workspace_id);
-      return claimed.length;
+      // One at a time: each claim outlasts one send (a webhook gives up after 15 s), never a batch of them.
+      let sent = 0;
+      for (; sent < SENDS_PER_TICK; sent += 1) {
+        const [claimed] = await acrossWorkspaces(this.orm.em).execute<
+          { id: string; workspace_id: string; attempts: number }[]
+        >(
+          `update subscriber_notifications n
+              set next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS}), attempts = n.attempts + 1
+            where n.id = (select id from subscriber_notifications
+                           where status = 'pending' and next_attempt_at <= now()
+                           order by next_attempt_at limit 1 for update skip locked)
+            returning n.id, n.workspace_id, n.attempts`,
+          [],
+          'all',
+        );
+        if (!claimed) break;
+        await this.send(claimed.id, claimed.workspace_id, claimed.attempts);
+      }
+      return sent;
     } catch (error) {
       this.logger.warn({ err: error }, 'could not send subscriber notifications; the next tick retries');
       return 0;
@@ -67,7 +74,8 @@ export class SubscriberNotifier implements OnApplicationBootstrap, OnApplication
     }
   }
 
-  private async send(id: string, workspaceId: string): Promise<void> {
+  /** Sends the notification claimed as attempt `attempt`, and records the outcome unless another claim took it since. */
+  private async send(id: string, workspaceId: string, attempt: number): Promise<void> {
     const em = workspaceUnitOfWork(this.orm.em, workspaceId);
     const notification = await em.findOne(SubscriberNotification, { id }, { populate: ['subscriber'] });
     if (!notification) return;
@@ -92,17 +100,13 @@ export class SubscriberNotifier implements OnApplicationBootstrap, OnApplication
       await em.nativeDelete(StatusPageSubscriber, { id: subscriber.id });
       return;
     }
-    if (outcome.delivered) {
-      Object.assign(notification, { status: 'sent', sentAt: new Date(), lastError: null });
-    } else {
-      const error = outcome.attempt.error ?? `answered ${outcome.attempt.response_status}`;
-      const last = notification.attempts >= MAX_ATTEMPTS;
-      Object.assign(notification, {
-        status: last ? 'failed' : 'pending',
-        lastError: error,
-        nextAttemptAt: new Date(Date.now() + retryDelayMs(notification.attempts)),
-      });
-    }
-    await em.flush();
+    const recorded = outcome.delivered
+      ? { status: 'sent' as const, sentAt: new Date(), lastError: null }
+      : {
+          status: attempt >= MAX_ATTEMPTS ? ('failed' as const) : ('pending' as const),
+          lastError: outcome.attempt.error ?? `answered ${outcome.attempt.response_status}`,
+          nextAttemptAt: new Date(Date.now() + retryDelayMs(attempt)),
+        };
+    await em.nativeUpdate(SubscriberNotification, { id, attempts: attempt }, recorded);
   }
 }

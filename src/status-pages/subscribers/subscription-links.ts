@@ -47,7 +47,13 @@ export class SubscriptionLinks {
   }
 
   private async signature(subscriberId: string, purpose: LinkPurpose): Promise<string> {
-    this.key ??= sharedSetting(this.orm, SETTING_KEY, () => randomBytes(32).toString('base64url'));
+    // A failed first read is not kept: the next link asks the database again.
+    this.key ??= sharedSetting(this.orm, SETTING_KEY, () => randomBytes(32).toString('base64url')).catch(
+      (error: unknown) => {
+        this.key = undefined;
+        throw error;
+      },
+    );
     return createHmac('sha256', await this.key)
       .update(`${subscriberId}.${purpose}`)
       .digest('base64url');

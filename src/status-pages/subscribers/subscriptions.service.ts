@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Inject, Injectable } from '@nestjs/common';
@@ -19,6 +20,8 @@ import { noticeConfirmation } from './subscriber-notices';
 import { SubscriptionLinks } from './subscription-links';
 
 const receipt = (status: SubscriptionStatus): SubscriptionReceiptDto => ({ status });
+/** Confirmation links one address may be sent a minute, whoever asks (the answer does not say whether it was sent). */
+const CONFIRMATIONS_PER_MINUTE = 2;
 
 /**
  * Subscriptions to public status pages. Subscribing is public, so it is rate limited per client address, and its
@@ -68,7 +71,8 @@ export class SubscriptionsService {
             confirmedAt: kind === 'webhook' ? new Date() : null,
           });
         subscriber.componentIds = componentIds;
-        if (kind === 'email') noticeConfirmation(tx, page, subscriber);
+        // However many clients ask, an address waiting for its confirmation is sent at most two links a minute.
+        if (kind === 'email' && (await this.mayResend(page.id, address))) noticeConfirmation(tx, page, subscriber);
       });
     } catch (error) {
       // Two requests for one address at once: the other one subscribed it; the answer is the same.
@@ -109,6 +113,11 @@ export class SubscriptionsService {
     const page = await this.owned(pageId);
     const removed = await this.em.nativeDelete(StatusPageSubscriber, { id: subscriberId, statusPage: page });
     if (!removed) throw new NotFound('Subscriber');
+  }
+
+  private async mayResend(pageId: string, address: string): Promise<boolean> {
+    const key = `subscribe-confirmation:${pageId}:${createHash('sha256').update(address).digest('base64url')}`;
+    return (await this.rateLimits.consume(key, CONFIRMATIONS_PER_MINUTE)).allowed;
   }
 
   private kindOf(input: SubscribeDto): 'email' | 'webhook' {
