@@ -4373,7 +4373,7 @@ export interface components {
             monitor_ids: string[];
             /**
              * Format: date-time
-             * @description The first occurrence's start.
+             * @description When the window starts; for a recurring one, where its rule starts (its first occurrence when the rule allows that time).
              */
             starts_at: string;
             duration_minutes: number;
@@ -4417,7 +4417,7 @@ export interface components {
             starts_at?: string;
             duration_minutes: number;
             /**
-             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is the first occurrence), for instance
+             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance
              *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
              *     left out: one-off.
              */
@@ -4436,7 +4436,7 @@ export interface components {
             starts_at?: string;
             duration_minutes?: number;
             /**
-             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is the first occurrence), for instance
+             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance
              *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
              *     left out: one-off.
              */

@@ -15,7 +15,7 @@ const RECURRENCE = {
   message: 'must be an RRULE such as FREQ=WEEKLY;BYDAY=SU',
 };
 const RECURRENCE_DESCRIPTION =
-  'An RFC 5545 RRULE without `DTSTART` (`starts_at` is the first occurrence), for instance `FREQ=WEEKLY;BYDAY=SU` ' +
+  'An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance `FREQ=WEEKLY;BYDAY=SU` ' +
   'or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or left out: one-off.';
 const TIMEZONE_DESCRIPTION =
   'An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`.';
