@@ -95,10 +95,10 @@ async function createHeartbeats(api, apiKey) {
   const paths = await runPool(indices(settings.heartbeats), 8, async (n) => {
     const created = await api.expect(201, 'POST', '/api/v1/monitors', {
       apiKey,
-      body: { name: `Bench job ${n}`, mode: 'heartbeat', heartbeat: { interval_seconds: 3600, grace_seconds: 300 } },
+      body: { name: `Bench job ${n}`, mode: 'heartbeat', schedule: { interval_seconds: 3600 }, grace_seconds: 300 },
     });
-    const pingUrl = created.json?.heartbeat?.ping_url;
-    if (!pingUrl) throw new Error(`a heartbeat monitor came without heartbeat.ping_url: ${created.text.slice(0, 300)}`);
+    const pingUrl = created.json?.ping_url;
+    if (!pingUrl) throw new Error(`a heartbeat monitor came without ping_url: ${created.text.slice(0, 300)}`);
     if (Date.now() - lastLog > 10_000) {
       lastLog = Date.now();
       log(`created ${n + 1} of ${settings.heartbeats} heartbeat monitors`);

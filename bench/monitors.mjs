@@ -74,11 +74,11 @@ const settings = {
 
 /** Five conditions every target page meets: what an API-style monitor asks of each response. */
 const ASSERTIONS = [
-  { source: 'status_code', operator: 'equals', value: '200' },
-  { source: 'response_time', operator: 'less_than', value: '5000' },
-  { source: 'header', property: 'content-type', operator: 'contains', value: 'text/html' },
-  { source: 'body', operator: 'matches', value: 'quick brown fox' },
-  { source: 'css_text', property: 'h1', operator: 'exists' },
+  { type: 'status', operator: 'equals', value: '200' },
+  { type: 'response_time', operator: 'less_than', value: '5000' },
+  { type: 'header', property: 'content-type', operator: 'contains', value: 'text/html' },
+  { type: 'body_regex', operator: 'matches', value: 'quick brown fox' },
+  { type: 'css_text', property: 'h1', operator: 'exists' },
 ];
 const expectedRate = settings.monitors / settings.interval;
 const run = new BenchRun(settings);

@@ -20,6 +20,7 @@ import { CrawlModule } from './crawl/crawl.module';
 import { ReportsModule } from './reports/reports.module';
 import { StatusPagesModule } from './status-pages/status-pages.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { DeclarationsModule } from './declarations/declarations.module';
 import { ExportModule } from './export/export.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { ConfigModule } from './config/config.module';
@@ -44,6 +45,7 @@ export class AppModule implements OnModuleDestroy {
   static forRoot(config: AppConfig): DynamicModule {
     const monitors = MonitorsModule.forRoot(config);
     const alerts = AlertsModule.forRoot(config);
+    const statusPages = StatusPagesModule.forRoot(config, monitors, alerts);
     const infrastructure = [
       ConfigModule.forRoot(config),
       LoggingModule.forRoot(config),
@@ -57,7 +59,7 @@ export class AppModule implements OnModuleDestroy {
       monitors,
       A11yScansModule.forRoot(config),
       CrawlModule.forRoot(config, monitors),
-      StatusPagesModule.forRoot(config, monitors, alerts),
+      statusPages,
       MaintenanceModule.forRoot(config),
       ReportsModule.forRoot(config, monitors),
       alerts,
@@ -79,6 +81,7 @@ export class AppModule implements OnModuleDestroy {
         ChangesModule,
         ExportModule,
         DownloadsModule,
+        DeclarationsModule.forRoot(monitors, alerts, statusPages),
       ],
       providers: [
         // Who is calling, whether their bucket allows another request, where they act and whether they may.

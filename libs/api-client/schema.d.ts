@@ -163,6 +163,79 @@ export interface paths {
         patch: operations["updateWorkspace"];
         trace?: never;
     };
+    "/workspaces/{id}/declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's monitors, rules, destinations and status pages as a declaration
+         * @description Today's workspace as a declaration a team can commit and from then on plan and apply: managed resources under
+         *     their keys; the others under keys made from their names, with the `id` that makes applying the file adopt them
+         *     rather than create copies. Secrets are written as `${ENV}` placeholders, never their values. JSON, or YAML with
+         *     `Accept: application/yaml`. The path names the workspace the caller acts in (another one is a `404`).
+         */
+        get: operations["exportDeclaration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/declaration/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What applying a declaration would change
+         * @description Compares the document with the workspace and answers what applying it would create, change (field by field,
+         *     with the values before and after; a secret only as changed) and, with `prune`, delete, plus the `fingerprint`
+         *     that `apply` takes. Changes nothing. A resource the document manages is found by its key; a field the document
+         *     leaves out is not compared. A managed resource changed by hand since (drift) shows as a change back to the
+         *     document. An invalid document is a `400` whose `errors` name each offending field by its path in the
+         *     document (`monitors.shop.url`).
+         */
+        post: operations["planDeclaration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/declaration/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a reviewed plan, all or nothing
+         * @description Makes the changes of the plan whose `fingerprint` it is given, in one transaction: everything or, on any
+         *     error, nothing. A workspace (or document) that moved since the plan is a `409 plan_stale`: plan again. Each
+         *     resource is made by the rules of its own operation (a public URL, the plan's room, a free slug); a refusal
+         *     names the resource's path in the document. Resources created are marked managed with their key
+         *     (`declaration_key`); an unmanaged resource is never deleted, and a managed one the document no longer names
+         *     only with `prune`. Applying the same document again changes nothing.
+         */
+        post: operations["applyDeclaration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{id}/members": {
         parameters: {
             query?: never;
@@ -705,6 +778,32 @@ export interface paths {
          *     output in the result's message.
          */
         post: operations["postHeartbeatFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/{exit_code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A heartbeat ping with the job's exit code: 0 succeeded, anything else failed
+         * @description The job ended with this exit code, as healthchecks.io takes it: `0` is a success (as `/ping/{token}`), any
+         *     other code a failure (as `/fail`, the code in the result's message).
+         */
+        get: operations["pingHeartbeatExitCode"];
+        put?: never;
+        /**
+         * A heartbeat ping with the job's exit code and output: 0 succeeded, anything else failed
+         * @description The job ended with this exit code, as healthchecks.io takes it: `0` is a success (as `/ping/{token}`), any
+         *     other code a failure (as `/fail`, the code and the output in the result's message).
+         */
+        post: operations["postHeartbeatExitCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1476,17 +1575,20 @@ export interface paths {
         put?: never;
         /**
          * Schedule a maintenance window, or start one now
-         * @description A window covers chosen monitors (`monitor_ids`) or every monitor of the workspace (`all_monitors`, monitors
-         *     created later included). Without `starts_at` it starts now: "start now for N minutes" is `{"title": ...,
-         *     "duration_minutes": N}`. With `recurrence` (an RFC 5545 RRULE such as `FREQ=WEEKLY;BYDAY=SU`) it repeats at the
-         *     local wall-clock time `starts_at` has in `timezone`, across daylight-saving changes.
+         * @description A window covers the monitors of `monitor_ids`; with `monitor_ids` empty or left out, every monitor of the
+         *     workspace (monitors created later included). It lasts `duration_minutes`, or until `ends_at`: send exactly one
+         *     of the two. `ends_at` must be after `starts_at` and at most 7 days (10080 minutes) later; a time that is not a
+         *     whole number of minutes after `starts_at` is rounded up to the next whole minute. Without `starts_at` it starts
+         *     now: "start now for N minutes" is `{"name": ..., "duration_minutes": N}`. With `rrule` (an RFC 5545 RRULE such
+         *     as `FREQ=WEEKLY;BYDAY=SU`) it repeats at the local wall-clock time `starts_at` has in `timezone`, across
+         *     daylight-saving changes, each occurrence lasting as long as the first.
          *
-         *     While a window is active:
+         *     While a window is active (`active: true`):
          *     - `mute_alerts`: checks go on and are recorded, but alert rules do not move (nothing fires, nothing is sent, nothing
          *       is queued for later) and change events go to no rule's destinations; a rule firing before the window is told
          *       about again only by the checks after it.
          *     - `pause_checks`: scheduled checks are not run; heartbeat monitors, which have nothing to run, are muted instead.
-         *     - Status pages show the window's `title` and `message` on the components whose monitors it covers.
+         *     - Status pages show the window's `name` and `message` on the components whose monitors it covers.
          *     - Uptime leaves checks made during it out of its figures and counts them apart (`maintenance_checks`).
          *     - `maintenance.started` and `maintenance.ended` are sent as each occurrence begins and ends.
          */
@@ -1520,8 +1622,11 @@ export interface paths {
         head?: never;
         /**
          * Change a maintenance window
-         * @description Only the fields sent change; `recurrence: null` makes it one-off, `message: null` removes the message. Changing
-         *     `starts_at`, `duration_minutes` or `recurrence` forgets an earlier "end now".
+         * @description Only the fields sent change; `rrule: null` makes it one-off, `message: null` removes the message, `monitor_ids: []`
+         *     makes it cover every monitor of the workspace. `ends_at` or `duration_minutes` (not both) changes how long it
+         *     lasts, with the same limits as on creation; `ends_at` counts from `starts_at` (the one sent, else the window's).
+         *     `starts_at` alone moves the window and keeps its duration. Changing `starts_at`, the duration, `rrule` or
+         *     `timezone` forgets an earlier "end now".
          */
         patch: operations["updateMaintenanceWindow"];
         trace?: never;
@@ -2230,11 +2335,205 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
         };
         /**
+         * @description A logical key, chosen by the author and stable: lower-case letters, digits, `-` and `_`, starting with a letter
+         *     or a digit. Unique per kind (a rule's, within its monitor).
+         */
+        DeclarationKey: string;
+        /**
+         * @description A workspace's monitors (with their rules), alert destinations and status pages as one document, each resource
+         *     under a key its author chose. Planned and applied with `POST /workspaces/{id}/declaration/plan` and
+         *     `…/apply`; `GET /declaration/schema` serves this schema as JSON Schema for editors.
+         */
+        Declaration: {
+            /** @description The version of this format: `1`. */
+            version: number;
+            /** @description Alert destinations by their keys. */
+            alert_destinations?: {
+                [key: string]: components["schemas"]["DeclaredAlertDestination"];
+            };
+            /** @description Monitors by their keys, each with its rules. */
+            monitors?: {
+                [key: string]: components["schemas"]["DeclaredMonitor"];
+            };
+            /** @description Status pages by their keys. */
+            status_pages?: {
+                [key: string]: components["schemas"]["DeclaredStatusPage"];
+            };
+        };
+        /**
+         * @description An alert destination as a declaration writes it: the fields of `CreateAlertDestinationRequest`. Its secrets
+         *     (`config.url`, `config.webhook_url`) are `${ENV}` references in a file, resolved by the CLI before sending.
+         */
+        DeclaredAlertDestination: {
+            name: string;
+            type: components["schemas"]["DestinationType"];
+            events?: components["schemas"]["EventType"][];
+            enabled?: boolean;
+            /**
+             * Format: uuid
+             * @description An existing resource of the workspace, not managed by a declaration, to take over instead of creating one
+             *     (how a workspace exported with `GET /workspaces/{id}/declaration` is adopted).
+             */
+            id?: string;
+            config: components["schemas"]["DeclaredDestinationConfig"];
+        };
+        /** @description A destination's settings as a declaration writes them (those of `DestinationConfigInput`): its URLs are secrets. */
+        DeclaredDestinationConfig: {
+            to?: string[];
+            /** @description A webhook's URL; in a file, a `${ENV}` reference the CLI resolves before sending (a secret). */
+            url?: string;
+            /** @description A Slack incoming-webhook URL; in a file, a `${ENV}` reference the CLI resolves before sending (a secret). */
+            webhook_url?: string;
+        };
+        /**
+         * @description A monitor as a declaration writes it: the fields of `CreateMonitorRequest` (a field left out keeps the
+         *     monitor's value, or the default when it is created), its parent by key, and its rules.
+         */
+        DeclaredMonitor: {
+            name: string;
+            /**
+             * Format: uri
+             * @description A public http(s) URL without credentials. Required, except for `heartbeat` monitors (which take none).
+             */
+            url?: string;
+            /**
+             * @description `heartbeat` monitors, which require it (and only they take it): when pings are expected, every
+             *     `interval_seconds` or at the times of a `cron` expression in `timezone`.
+             */
+            schedule?: components["schemas"]["HeartbeatIntervalSchedule"] | components["schemas"]["HeartbeatCronScheduleInput"];
+            /** @description `heartbeat` monitors only: how late a ping may be before it is missed. Defaults to `300`. */
+            grace_seconds?: number;
+            mode?: components["schemas"]["MonitorMode"];
+            /** @description Seconds between scheduled checks. Defaults to `300`. */
+            interval_seconds?: number;
+            /** @description A check that takes longer fails with `timeout`. Defaults to `30`. */
+            timeout_seconds?: number;
+            expected_status?: components["schemas"]["ExpectedStatusInput"];
+            /** @description Text that must appear on the page (within `selector`, when set) for the check to pass. */
+            keyword?: string;
+            /** @description A CSS selector scoping the watched text; the check fails when nothing matches. */
+            selector?: string;
+            /** @description Regions to check from; defaults to the first configured region. */
+            regions?: string[];
+            /** @description Values captured on every check; a moved value is recorded as a change of kind `value`. */
+            tracked_values?: components["schemas"]["TrackedValueSpecInput"][];
+            /** @description Browser monitors: a screenshot differing by more than this share of pixels (outside what moves on its own) is recorded as a change of kind `visual`. Defaults to `0.01`. */
+            visual_threshold?: number;
+            /** @description Conditions on every check's response; HTTP monitors only (`400` for a browser monitor). */
+            assertions?: components["schemas"]["MonitorAssertionInput"][];
+            /**
+             * Format: uuid
+             * @description An existing resource of the workspace, not managed by a declaration, to take over instead of creating one
+             *     (how a workspace exported with `GET /workspaces/{id}/declaration` is adopted).
+             */
+            id?: string;
+            /** @description The key of the monitor this one depends on; null for none. */
+            parent?: string | null;
+            /** @description Scheduled checks stop while paused. */
+            paused?: boolean;
+            /** @description The monitor's alert rules by their keys (unique within the monitor). */
+            rules?: {
+                [key: string]: components["schemas"]["DeclaredAlertRule"];
+            };
+        };
+        /** @description An alert rule as a declaration writes it: the fields of `CreateAlertRuleRequest`, its destinations by key. */
+        DeclaredAlertRule: {
+            event: components["schemas"]["RuleEvent"];
+            confirm?: components["schemas"]["RuleConfirmInput"];
+            /** @description Required for `response_time`. */
+            threshold_ms?: number;
+            /** @description Required for `certificate_expiry` (and only taken there). */
+            days_before?: number;
+            /** @description Tell the same destinations when it recovers. Defaults to `true`. */
+            notify_recovery?: boolean;
+            reminder_minutes?: number;
+            /** @description Defaults to `true`. */
+            enabled?: boolean;
+            /**
+             * Format: uuid
+             * @description An existing resource of the workspace, not managed by a declaration, to take over instead of creating one
+             *     (how a workspace exported with `GET /workspaces/{id}/declaration` is adopted).
+             */
+            id?: string;
+            /** @description The keys of the `alert_destinations` it notifies. */
+            destinations: components["schemas"]["DeclarationKey"][];
+        };
+        /** @description A status page as a declaration writes it: the fields of `CreateStatusPageRequest`, its components' monitors by key. */
+        DeclaredStatusPage: {
+            slug: components["schemas"]["Slug"];
+            title: string;
+            description?: string | null;
+            /** @description Defaults to `false`. */
+            published?: boolean;
+            /**
+             * Format: uuid
+             * @description An existing resource of the workspace, not managed by a declaration, to take over instead of creating one
+             *     (how a workspace exported with `GET /workspaces/{id}/declaration` is adopted).
+             */
+            id?: string;
+            /** @description Its components, in order; a component keeps its identity (and its subscribers) by its name. */
+            components?: components["schemas"]["DeclaredStatusPageComponent"][];
+        };
+        DeclaredStatusPageComponent: {
+            name: string;
+            /** @description The keys of the `monitors` it shows. */
+            monitors: components["schemas"]["DeclarationKey"][];
+        };
+        DeclarationPlanRequest: {
+            document: components["schemas"]["Declaration"];
+            /**
+             * @description Delete the managed resources the document no longer names. Unmanaged resources are never deleted.
+             *     Defaults to `false`.
+             */
+            prune?: boolean;
+        };
+        DeclarationApplyRequest: {
+            document: components["schemas"]["Declaration"];
+            /** @description As planned. Defaults to `false`. */
+            prune?: boolean;
+            /** @description The plan's `fingerprint`: the workspace must not have moved since that plan was made. */
+            fingerprint: string;
+        };
+        /** @enum {string} */
+        DeclarationKind: "alert_destination" | "monitor" | "alert_rule" | "status_page";
+        /** @description A field's value, whatever JSON it holds; null for a secret. */
+        DeclarationFieldValue: string | number | boolean | unknown[] | {
+            [key: string]: unknown;
+        } | null;
+        DeclarationFieldChange: {
+            /** @description The field, as a dotted path within the resource (`expected_status.max`). */
+            field: string;
+            before: components["schemas"]["DeclarationFieldValue"];
+            after: components["schemas"]["DeclarationFieldValue"];
+            /** @description A secret: it changes, but its values are never shown (both are null). */
+            secret: boolean;
+        };
+        DeclarationChange: {
+            /** @enum {string} */
+            action: "create" | "update" | "delete";
+            kind: components["schemas"]["DeclarationKind"];
+            /** @description The resource's key (a rule's: `<monitor key>/<rule key>`). */
+            key: string;
+            /**
+             * Format: uuid
+             * @description Null for a resource yet to be created (in a plan).
+             */
+            id: string | null;
+            /** @description What changes (for a creation, what the document names); empty for a deletion. */
+            fields: components["schemas"]["DeclarationFieldChange"][];
+        };
+        DeclarationPlan: {
+            /** @description What the plan was made from; `apply` takes it, and refuses with `409 plan_stale` once it moved. */
+            fingerprint: string;
+            /** @description In the order they are (or were) made; empty when nothing would change. */
+            changes: components["schemas"]["DeclarationChange"][];
+        };
+        /**
          * @description A stable machine-readable code; each goes with one HTTP status. New codes may be added in a later version,
          *     so a client should treat one it does not know by its status.
          * @enum {string}
          */
-        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "no_page" | "not_a_heartbeat" | "maintenance_not_active" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out";
+        ProblemCode: "validation_failed" | "target_not_public" | "unauthenticated" | "insufficient_scope" | "not_found" | "conflict" | "email_taken" | "key_revoked" | "key_expired" | "stale_revision" | "release_check_incomplete" | "collection_in_progress" | "already_reviewed" | "reviewer_not_distinct" | "review_incomplete" | "pairs_rejected" | "pair_has_no_differences" | "last_admin" | "already_member" | "scan_not_completed" | "crawl_finished" | "plan_limit_reached" | "slug_taken" | "incident_resolved" | "run_not_ready" | "idempotency_key_in_flight" | "no_page" | "not_a_heartbeat" | "maintenance_not_active" | "payload_too_large" | "unsupported_media_type" | "request_key_reused" | "idempotency_key_reused" | "rate_limited" | "internal" | "unavailable" | "check_timed_out" | "plan_stale";
         /** @description A `400` problem; `errors` names each offending field (the body, a parameter or a header). */
         ValidationProblem: components["schemas"]["Problem"] & Record<string, never>;
         /** @description A `403` problem; `required_scope` names the scope or permission the credentials lack. */
@@ -2839,10 +3138,10 @@ export interface components {
             maintenance_window: {
                 /** Format: uuid */
                 id: string;
-                title: string;
+                name: string;
                 message: string | null;
-                mode: components["schemas"]["MaintenanceMode"];
-                all_monitors: boolean;
+                effect: components["schemas"]["MaintenanceEffect"];
+                /** @description The monitors it covers; empty when it covers every monitor of the workspace. */
                 monitor_ids: string[];
             };
             /**
@@ -3205,6 +3504,8 @@ export interface components {
             to?: string[];
         };
         AlertDestination: {
+            /** @description The key of the declaration managing it (`/workspaces/{id}/declaration`); null when managed by hand. */
+            declaration_key: string | null;
             /** Format: uuid */
             id: string;
             name: string;
@@ -3266,6 +3567,8 @@ export interface components {
             min_regions?: number;
         };
         AlertRule: {
+            /** @description The key of the declaration managing it (`/workspaces/{id}/declaration`); null when managed by hand. */
+            declaration_key: string | null;
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -3741,38 +4044,54 @@ export interface components {
             max: number;
         };
         /**
-         * @description What an assertion reads: the status code, the response time (ms), a header (`property` names it), a value in a
-         *     JSON body (`property` is a JSONPath expression such as `$.status`), the body text, or the text of the first
-         *     element a CSS selector (`property`) matches in an HTML body.
+         * @description What an assertion reads: `status` the status code, `response_time` the response time (ms), `header` a header
+         *     (`property` names it), `json_path` a value in a JSON body (`property` is a JSONPath expression such as
+         *     `$.status`), `body_regex` the body text, `css_text` the text of the first element a CSS selector (`property`)
+         *     matches in an HTML body.
          * @enum {string}
          */
-        AssertionSource: "status_code" | "response_time" | "header" | "json_path" | "body" | "css_text";
+        AssertionType: "status" | "response_time" | "header" | "json_path" | "body_regex" | "css_text";
         /**
          * @description How the value read compares with `value`. Numbers compare as numbers. `matches` takes an RE2 regular expression
          *     (no look-around or back-references, so no pattern can hang a check). `exists` and `not_exists` take no `value`.
-         *     `status_code` takes `equals`, `not_equals` and the four comparisons; `response_time` the comparisons; `body`
-         *     `contains`, `not_contains`, `matches` and `not_matches`; the others every operator.
+         *     `status` takes `equals`, `not_equals` and the four comparisons; `response_time` the comparisons; `body_regex`
+         *     `matches`, `not_matches`, `contains` and `not_contains`; the others every operator.
          * @enum {string}
          */
         AssertionOperator: "equals" | "not_equals" | "less_than" | "less_than_or_equal" | "greater_than" | "greater_than_or_equal" | "contains" | "not_contains" | "matches" | "not_matches" | "exists" | "not_exists";
         /**
          * @description A condition every check's response must meet (HTTP monitors), checked after `expected_status`, `selector` and
-         *     `keyword`. A check failing any fails with `assertion`, its message naming each failed condition with the value
-         *     read: `$.temp is 83, expected < 80`.
+         *     `keyword`. A check failing any fails with `assertion`; its `failed_assertions` list each failed condition with
+         *     the value read, and its message names them: `$.temp is 83, expected < 80`.
          */
         MonitorAssertionInput: {
-            source: components["schemas"]["AssertionSource"];
-            /** @description The header's name, the JSONPath expression or the CSS selector; only for those sources. */
+            type: components["schemas"]["AssertionType"];
+            /** @description The header's name, the JSONPath expression or the CSS selector; only for those types. */
             property?: string;
             operator: components["schemas"]["AssertionOperator"];
-            /** @description What to compare with (a number for the comparisons and for `status_code`). */
+            /** @description What to compare with (a number for the comparisons and for `status`). */
             value?: string;
         };
         MonitorAssertion: {
-            source: components["schemas"]["AssertionSource"];
+            type: components["schemas"]["AssertionType"];
             property: string | null;
             operator: components["schemas"]["AssertionOperator"];
             value: string | null;
+        };
+        /** @description An assertion a check's response did not meet, with what the check read. */
+        FailedAssertion: {
+            type: components["schemas"]["AssertionType"];
+            property: string | null;
+            operator: components["schemas"]["AssertionOperator"];
+            value: string | null;
+            /**
+             * @description The value read, as text (a JSON value other than a string as JSON; the response time in ms), cut at 200
+             *     characters; null when there was none to read: the header is absent, the JSONPath or the selector matched
+             *     nothing, or the body is not text (not JSON, not HTML for `json_path` and `css_text`).
+             */
+            actual: string | null;
+            /** @description The failure in words, e.g. `$.temp is 83, expected < 80`. */
+            message: string;
         };
         CreateMonitorRequest: {
             name: string;
@@ -3786,7 +4105,13 @@ export interface components {
              * @description A public http(s) URL without credentials. Required, except for `heartbeat` monitors (which take none).
              */
             url?: string;
-            heartbeat?: components["schemas"]["HeartbeatInput"];
+            /**
+             * @description `heartbeat` monitors, which require it (and only they take it): when pings are expected, every
+             *     `interval_seconds` or at the times of a `cron` expression in `timezone`.
+             */
+            schedule?: components["schemas"]["HeartbeatIntervalSchedule"] | components["schemas"]["HeartbeatCronScheduleInput"];
+            /** @description `heartbeat` monitors only: how late a ping may be before it is missed. Defaults to `300`. */
+            grace_seconds?: number;
             mode?: components["schemas"]["MonitorMode"];
             /** @description Seconds between scheduled checks. Defaults to `300`. */
             interval_seconds?: number;
@@ -3818,7 +4143,10 @@ export interface components {
              * @description A public http(s) URL without credentials (not for `heartbeat` monitors).
              */
             url?: string;
-            heartbeat?: components["schemas"]["HeartbeatInput"];
+            /** @description `heartbeat` monitors only: replaces when pings are expected; the next deadline counts from now. */
+            schedule?: components["schemas"]["HeartbeatIntervalSchedule"] | components["schemas"]["HeartbeatCronScheduleInput"];
+            /** @description `heartbeat` monitors only: how late a ping may be before it is missed. */
+            grace_seconds?: number;
             mode?: components["schemas"]["MonitorMode"];
             interval_seconds?: number;
             timeout_seconds?: number;
@@ -3838,6 +4166,8 @@ export interface components {
             regions: string[];
         };
         Monitor: {
+            /** @description The key of the declaration managing it (`/workspaces/{id}/declaration`); null when managed by hand. */
+            declaration_key: string | null;
             /** Format: uuid */
             id: string;
             name: string;
@@ -3860,7 +4190,19 @@ export interface components {
             paused: boolean;
             /** @description The certificate the latest HTTPS check was served (null before one, and for plain HTTP). */
             certificate: components["schemas"]["ServedCertificate"] | null;
-            /** @description `heartbeat` monitors: the ping URL, the schedule and the last run; null for the others. */
+            /** @description `heartbeat` monitors: when pings are expected; null for the others. */
+            schedule: components["schemas"]["HeartbeatIntervalSchedule"] | components["schemas"]["HeartbeatCronSchedule"] | null;
+            /** @description `heartbeat` monitors: how late a ping may be before it is missed; null for the others. */
+            grace_seconds: number | null;
+            /**
+             * Format: uri
+             * @description `heartbeat` monitors: the secret URL a job pings, by GET or POST (null for the others). As it is for
+             *     success, `/start` when the job starts, `/fail` when it fails, `/{exit_code}` with its exit code (0 is
+             *     success); `?exit_code=` is taken too. Anyone with it can ping: rotate it with
+             *     `POST /monitors/{id}/heartbeat/rotate`. Built on `PUBLIC_URL` when it is set, else on the request's origin.
+             */
+            ping_url: string | null;
+            /** @description `heartbeat` monitors: the last ping and the running job; null for the others. */
             heartbeat: components["schemas"]["Heartbeat"] | null;
             /**
              * Format: uuid
@@ -3918,31 +4260,24 @@ export interface components {
             data: components["schemas"]["Monitor"][];
             pagination: components["schemas"]["Pagination"];
         };
-        /**
-         * @description When pings are expected: every `interval_seconds`, or at the times of a `cron` expression (five fields, or six
-         *     with seconds first) in `timezone`; one of the two. A ping later than the expected time plus `grace_seconds` is
-         *     missed. On update, the object replaces the monitor's settings.
-         */
-        HeartbeatInput: {
-            interval_seconds?: number;
-            /** @description For instance `0 3 * * *` (03:00 every day), or `@daily`. */
-            cron?: string;
-            /** @description An IANA time zone for `cron`, such as `Europe/Paris`. Defaults to `UTC`. */
-            timezone?: string;
-            /** @description How late a ping may be before it is missed. Defaults to `300`. */
-            grace_seconds?: number;
+        /** @description A ping expected every `interval_seconds` after the last one. */
+        HeartbeatIntervalSchedule: {
+            interval_seconds: number;
         };
-        Heartbeat: {
-            /**
-             * @description The secret URL a job pings (GET or POST): as it is for success, `/start` when it starts, `/fail` when it
-             *     fails; `?exit_code=` is optional on each. Anyone with it can ping: rotate it with
-             *     `POST /monitors/{id}/heartbeat/rotate`.
-             */
-            ping_url: string;
-            interval_seconds: number | null;
-            cron: string | null;
+        /** @description A ping expected at the times of a `cron` expression (five fields, or six with seconds first) in `timezone`. */
+        HeartbeatCronScheduleInput: {
+            /** @description For instance `0 3 * * *` (03:00 every day), or `@daily`. */
+            cron: string;
+            /** @description An IANA time zone, such as `Europe/Paris`. Defaults to `UTC`. */
+            timezone?: string;
+        };
+        /** @description A ping expected at the times of a `cron` expression in `timezone`. */
+        HeartbeatCronSchedule: {
+            cron: string;
             timezone: string;
-            grace_seconds: number;
+        };
+        /** @description A heartbeat monitor's run state. */
+        Heartbeat: {
             /**
              * Format: date-time
              * @description The last success or failure ping.
@@ -3987,6 +4322,11 @@ export interface components {
             response_time_ms: number;
             failure: components["schemas"]["CheckFailure"] | null;
             message: string | null;
+            /**
+             * @description The monitor's assertions the response did not meet, in the monitor's order, each with the value read; empty
+             *     unless `failure` is `assertion`.
+             */
+            failed_assertions: components["schemas"]["FailedAssertion"][];
             /** @description SHA-256 of the watched text. */
             content_hash: string | null;
             /**
@@ -4262,6 +4602,8 @@ export interface components {
             monitor_ids: string[];
         };
         StatusPage: {
+            /** @description The key of the declaration managing it (`/workspaces/{id}/declaration`); null when managed by hand. */
+            declaration_key: string | null;
             /** Format: uuid */
             id: string;
             slug: components["schemas"]["Slug"];
@@ -4345,7 +4687,7 @@ export interface components {
          *     not run (heartbeat monitors are muted instead).
          * @enum {string}
          */
-        MaintenanceMode: "mute_alerts" | "pause_checks";
+        MaintenanceEffect: "mute_alerts" | "pause_checks";
         /**
          * @description `scheduled` (an occurrence is to come), `active` (one is under way), `completed` (none is to come).
          * @enum {string}
@@ -4363,24 +4705,31 @@ export interface components {
         MaintenanceWindow: {
             /** Format: uuid */
             id: string;
-            title: string;
+            name: string;
             /** @description Shown on status pages beside the components the window covers. */
             message: string | null;
-            mode: components["schemas"]["MaintenanceMode"];
-            /** @description Covers every monitor of the workspace, those created later included. */
-            all_monitors: boolean;
-            /** @description The monitors it covers (empty with `all_monitors`). */
+            effect: components["schemas"]["MaintenanceEffect"];
+            /** @description The monitors it covers; empty when it covers every monitor of the workspace, those created later included. */
             monitor_ids: string[];
             /**
              * Format: date-time
              * @description When the window starts; for a recurring one, where its rule starts (its first occurrence when the rule allows that time).
              */
             starts_at: string;
+            /**
+             * Format: date-time
+             * @description `starts_at` plus the duration: the end of the occurrence that begins at `starts_at`. An "end now" does not
+             *     move it (see `current` and `ended_at`).
+             */
+            ends_at: string;
+            /** @description How long each occurrence lasts. */
             duration_minutes: number;
             /** @description The RRULE it repeats by; null for a one-off window. */
-            recurrence: string | null;
+            rrule: string | null;
             /** @description The time zone whose wall-clock time a recurring window keeps. */
             timezone: string;
+            /** @description Whether an occurrence is under way now (`status` is `active`). */
+            active: boolean;
             status: components["schemas"]["MaintenanceStatus"];
             /** @description The occurrence under way; null unless `active`. */
             current: components["schemas"]["MaintenanceOccurrence"] | null;
@@ -4400,52 +4749,66 @@ export interface components {
             data: components["schemas"]["MaintenanceWindow"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description Exactly one of `ends_at` and `duration_minutes`. */
         CreateMaintenanceWindowRequest: {
-            title: string;
+            name: string;
             /** @description Shown on status pages; null for none. */
             message?: string | null;
             /** @description Defaults to `mute_alerts`. */
-            mode?: components["schemas"]["MaintenanceMode"];
-            /** @description Defaults to false; when true, `monitor_ids` must be empty or left out. */
-            all_monitors?: boolean;
-            /** @description The workspace's monitors to cover; at least one unless `all_monitors`. */
+            effect?: components["schemas"]["MaintenanceEffect"];
+            /** @description The workspace's monitors to cover; empty or left out, every monitor of the workspace (those created later included). */
             monitor_ids?: string[];
             /**
              * Format: date-time
              * @description Defaults to now (start now).
              */
             starts_at?: string;
-            duration_minutes: number;
             /**
-             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance
-             *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
-             *     left out: one-off.
+             * Format: date-time
+             * @description When it ends (each occurrence lasts as long): after `starts_at`, at most 7 days later, rounded up to a whole
+             *     minute after it. Instead of `duration_minutes`.
              */
-            recurrence?: string | null;
-            /** @description An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`. */
-            timezone?: string;
-        };
-        UpdateMaintenanceWindowRequest: {
-            title?: string;
-            /** @description Shown on status pages; null for none. */
-            message?: string | null;
-            mode?: components["schemas"]["MaintenanceMode"];
-            all_monitors?: boolean;
-            monitor_ids?: string[];
-            /** Format: date-time */
-            starts_at?: string;
+            ends_at?: string;
+            /** @description How long it lasts (each occurrence, for a recurring window). Instead of `ends_at`. */
             duration_minutes?: number;
             /**
              * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance
              *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
              *     left out: one-off.
              */
-            recurrence?: string | null;
+            rrule?: string | null;
+            /** @description An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`. */
+            timezone?: string;
+        };
+        /** @description At most one of `ends_at` and `duration_minutes`. */
+        UpdateMaintenanceWindowRequest: {
+            name?: string;
+            /** @description Shown on status pages; null for none. */
+            message?: string | null;
+            effect?: components["schemas"]["MaintenanceEffect"];
+            /** @description The workspace's monitors to cover; empty, every monitor of the workspace (those created later included). */
+            monitor_ids?: string[];
+            /** Format: date-time */
+            starts_at?: string;
+            /**
+             * Format: date-time
+             * @description When it ends, counted from `starts_at` (the one sent, else the window's): after it, at most 7 days later,
+             *     rounded up to a whole minute after it. Instead of `duration_minutes`.
+             */
+            ends_at?: string;
+            /** @description How long it lasts (each occurrence, for a recurring window). Instead of `ends_at`. */
+            duration_minutes?: number;
+            /**
+             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance
+             *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
+             *     left out: one-off.
+             */
+            rrule?: string | null;
             /** @description An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`. */
             timezone?: string;
         };
         PublicMaintenance: {
-            title: string;
+            name: string;
             message: string | null;
             /** Format: date-time */
             starts_at: string;
@@ -4920,7 +5283,7 @@ export interface components {
          *     `last_admin`, `already_member`, `reviewer_not_distinct`, `scan_not_completed`, `crawl_finished`,
          *     `plan_limit_reached`, `slug_taken`, `incident_resolved`, `run_not_ready`, `idempotency_key_in_flight`,
          *     `no_page` for a heartbeat monitor asked to check, scan or take regions, `not_a_heartbeat`,
-         *     `maintenance_not_active`).
+         *     `maintenance_not_active`, `plan_stale` when a declaration's plan no longer matches the workspace).
          */
         Conflict: {
             headers: {
@@ -5099,6 +5462,8 @@ export interface components {
         PingToken: string;
         /** @description The job's exit code; on a success ping, a non-zero code makes it a failure. */
         ExitCode: number;
+        /** @description The job's exit code; `0` is a success, any other a failure. */
+        PingExitCode: number;
         /** @description The resource's identifier. */
         Id: string;
         /**
@@ -5794,6 +6159,352 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportDeclaration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The declaration; YAML when asked for with `Accept`. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": 1,
+                     *       "alert_destinations": {
+                     *         "ops": {
+                     *           "name": "Ops",
+                     *           "type": "slack",
+                     *           "config": {
+                     *             "webhook_url": "${OPS_WEBHOOK_URL}"
+                     *           },
+                     *           "events": [],
+                     *           "enabled": true
+                     *         }
+                     *       },
+                     *       "monitors": {
+                     *         "shop": {
+                     *           "name": "Shop",
+                     *           "url": "https://shop.example.com/",
+                     *           "mode": "http",
+                     *           "interval_seconds": 300,
+                     *           "timeout_seconds": 30,
+                     *           "expected_status": {
+                     *             "min": 200,
+                     *             "max": 399
+                     *           },
+                     *           "regions": [
+                     *             "eu-west"
+                     *           ],
+                     *           "tracked_values": [],
+                     *           "visual_threshold": 0.01,
+                     *           "assertions": [],
+                     *           "paused": false,
+                     *           "parent": null,
+                     *           "rules": {
+                     *             "down": {
+                     *               "event": "down",
+                     *               "confirm": {
+                     *                 "consecutive_failures": 2,
+                     *                 "min_regions": 1
+                     *               },
+                     *               "notify_recovery": true,
+                     *               "enabled": true,
+                     *               "destinations": [
+                     *                 "ops"
+                     *               ]
+                     *             }
+                     *           }
+                     *         }
+                     *       },
+                     *       "status_pages": {
+                     *         "acme": {
+                     *           "id": "8a3f5c2e-1b7d-5e9f-a4c6-2d8b0e1f3a5c",
+                     *           "slug": "acme",
+                     *           "title": "Acme status",
+                     *           "description": null,
+                     *           "published": true,
+                     *           "components": [
+                     *             {
+                     *               "name": "Shop",
+                     *               "monitors": [
+                     *                 "shop"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Declaration"];
+                    /**
+                     * @example {
+                     *       "version": 1,
+                     *       "monitors": {
+                     *         "shop": {
+                     *           "name": "Shop",
+                     *           "url": "https://shop.example.com/",
+                     *           "interval_seconds": 300
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/yaml": components["schemas"]["Declaration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    planDeclaration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document": {
+                 *         "version": 1,
+                 *         "alert_destinations": {
+                 *           "ops": {
+                 *             "name": "Ops",
+                 *             "type": "webhook",
+                 *             "config": {
+                 *               "url": "https://hooks.example.com/vigil/4f2a9c"
+                 *             }
+                 *           }
+                 *         },
+                 *         "monitors": {
+                 *           "shop": {
+                 *             "name": "Shop",
+                 *             "url": "https://shop.example.com/",
+                 *             "interval_seconds": 60,
+                 *             "rules": {
+                 *               "down": {
+                 *                 "event": "down",
+                 *                 "destinations": [
+                 *                   "ops"
+                 *                 ]
+                 *               }
+                 *             }
+                 *           }
+                 *         }
+                 *       },
+                 *       "prune": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeclarationPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan, with the fingerprint `apply` takes. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fingerprint": "3f1c9a7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a",
+                     *       "changes": [
+                     *         {
+                     *           "action": "create",
+                     *           "kind": "alert_destination",
+                     *           "key": "ops",
+                     *           "id": null,
+                     *           "fields": [
+                     *             {
+                     *               "field": "name",
+                     *               "before": null,
+                     *               "after": "Ops",
+                     *               "secret": false
+                     *             },
+                     *             {
+                     *               "field": "type",
+                     *               "before": null,
+                     *               "after": "webhook",
+                     *               "secret": false
+                     *             },
+                     *             {
+                     *               "field": "config.url",
+                     *               "before": null,
+                     *               "after": null,
+                     *               "secret": true
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "action": "update",
+                     *           "kind": "monitor",
+                     *           "key": "shop",
+                     *           "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "fields": [
+                     *             {
+                     *               "field": "interval_seconds",
+                     *               "before": 300,
+                     *               "after": 60,
+                     *               "secret": false
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "action": "create",
+                     *           "kind": "alert_rule",
+                     *           "key": "shop/down",
+                     *           "id": null,
+                     *           "fields": [
+                     *             {
+                     *               "field": "event",
+                     *               "before": null,
+                     *               "after": "down",
+                     *               "secret": false
+                     *             },
+                     *             {
+                     *               "field": "destinations",
+                     *               "before": null,
+                     *               "after": [
+                     *                 "ops"
+                     *               ],
+                     *               "secret": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeclarationPlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    applyDeclaration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
+                 *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
+                 */
+                "X-Workspace-Id"?: components["parameters"]["WorkspaceId"];
+            };
+            path: {
+                /** @description The resource's identifier. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document": {
+                 *         "version": 1,
+                 *         "monitors": {
+                 *           "shop": {
+                 *             "name": "Shop",
+                 *             "url": "https://shop.example.com/"
+                 *           }
+                 *         }
+                 *       },
+                 *       "fingerprint": "3f1c9a7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeclarationApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The changes made (with the ids of what was created), and the workspace's fingerprint now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fingerprint": "9d2e4f6a8c0b1d3f5a7c9e2b4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c5e7b9d2f",
+                     *       "changes": [
+                     *         {
+                     *           "action": "create",
+                     *           "kind": "monitor",
+                     *           "key": "shop",
+                     *           "id": "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33",
+                     *           "fields": [
+                     *             {
+                     *               "field": "name",
+                     *               "before": null,
+                     *               "after": "Shop",
+                     *               "secret": false
+                     *             },
+                     *             {
+                     *               "field": "url",
+                     *               "before": null,
+                     *               "after": "https://shop.example.com/",
+                     *               "secret": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeclarationPlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -7816,8 +8527,12 @@ export interface operations {
                      *           "assertions": [],
                      *           "unstable_lines": [],
                      *           "certificate": null,
+                     *           "schedule": null,
+                     *           "grace_seconds": null,
+                     *           "ping_url": null,
                      *           "heartbeat": null,
                      *           "parent_id": null,
+                     *           "declaration_key": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -7893,12 +8608,12 @@ export interface operations {
                  *       ],
                  *       "assertions": [
                  *         {
-                 *           "source": "response_time",
+                 *           "type": "response_time",
                  *           "operator": "less_than",
                  *           "value": "800"
                  *         },
                  *         {
-                 *           "source": "header",
+                 *           "type": "header",
                  *           "property": "cache-control",
                  *           "operator": "contains",
                  *           "value": "max-age"
@@ -7949,8 +8664,12 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "schedule": null,
+                     *       "grace_seconds": null,
+                     *       "ping_url": null,
                      *       "heartbeat": null,
                      *       "parent_id": null,
+                     *       "declaration_key": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8031,8 +8750,12 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "schedule": null,
+                     *       "grace_seconds": null,
+                     *       "ping_url": null,
                      *       "heartbeat": null,
                      *       "parent_id": null,
+                     *       "declaration_key": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8156,8 +8879,12 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "schedule": null,
+                     *       "grace_seconds": null,
+                     *       "ping_url": null,
                      *       "heartbeat": null,
                      *       "parent_id": null,
+                     *       "declaration_key": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8237,8 +8964,12 @@ export interface operations {
                      *         "assertions": [],
                      *         "unstable_lines": [],
                      *         "certificate": null,
+                     *         "schedule": null,
+                     *         "grace_seconds": null,
+                     *         "ping_url": null,
                      *         "heartbeat": null,
                      *         "parent_id": null,
+                     *         "declaration_key": null,
                      *         "badge_enabled": true,
                      *         "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *         "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8258,6 +8989,7 @@ export interface operations {
                      *           "response_time_ms": 182,
                      *           "failure": null,
                      *           "message": "Payments fail for some customers; we are looking into it.",
+                     *           "failed_assertions": [],
                      *           "content_hash": "9f2c4e1a7b3d5f6e8a0c2b4d6f8e1a3c5b7d9f0e2a4c6b8d0f1e3a5c7b9d1f2e",
                      *           "certificate": {
                      *             "expires_at": "2027-01-12T08:14:02Z",
@@ -8424,8 +9156,12 @@ export interface operations {
                      *       "assertions": [],
                      *       "unstable_lines": [],
                      *       "certificate": null,
+                     *       "schedule": null,
+                     *       "grace_seconds": null,
+                     *       "ping_url": null,
                      *       "heartbeat": null,
                      *       "parent_id": null,
+                     *       "declaration_key": null,
                      *       "badge_enabled": true,
                      *       "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *       "last_checked_at": "2026-11-24T09:35:00Z",
@@ -8788,6 +9524,80 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    pingHeartbeatExitCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+                /** @description The job's exit code; `0` is a success, any other a failure. */
+                exit_code: components["parameters"]["PingExitCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postHeartbeatExitCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret of the monitor's ping URL. */
+                token: components["parameters"]["PingToken"];
+                /** @description The job's exit code; `0` is a success, any other a failure. */
+                exit_code: components["parameters"]["PingExitCode"];
+            };
+            cookie?: never;
+        };
+        /** @description Up to 10 KiB of output (any type); for a failure, its first 1,000 characters are kept with the result. */
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received_at": "2026-11-24T03:00:07Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingReceipt"];
+                };
+            };
+            400: components["responses"]["PublicBadRequest"];
+            404: components["responses"]["PingNotFound"];
+            413: components["responses"]["PingTooLarge"];
+            429: components["responses"]["PingRateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rotateHeartbeatUrl: {
         parameters: {
             query?: never;
@@ -8806,7 +9616,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The monitor with its new `heartbeat.ping_url`. */
+            /** @description The monitor with its new `ping_url`. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8839,17 +9649,19 @@ export interface operations {
                      *       "status": "up",
                      *       "paused": false,
                      *       "certificate": null,
-                     *       "heartbeat": {
-                     *         "ping_url": "/api/v1/ping/hb_N4xQ8vR2mT6wY0zB3cF7hJ1kL5pS9uD_",
-                     *         "interval_seconds": null,
+                     *       "schedule": {
                      *         "cron": "0 3 * * *",
-                     *         "timezone": "Europe/Paris",
-                     *         "grace_seconds": 900,
+                     *         "timezone": "Europe/Paris"
+                     *       },
+                     *       "grace_seconds": 900,
+                     *       "ping_url": "https://vigil.example.com/api/v1/ping/hb_N4xQ8vR2mT6wY0zB3cF7hJ1kL5pS9uD_",
+                     *       "heartbeat": {
                      *         "last_ping_at": "2026-11-24T02:04:41Z",
                      *         "started_at": null,
                      *         "next_ping_due_at": "2026-11-25T02:15:00Z"
                      *       },
                      *       "parent_id": null,
+                     *       "declaration_key": null,
                      *       "badge_enabled": false,
                      *       "badge_url": null,
                      *       "last_checked_at": "2026-11-24T02:04:41Z",
@@ -9913,8 +10725,12 @@ export interface operations {
                      *           "assertions": [],
                      *           "unstable_lines": [],
                      *           "certificate": null,
+                     *           "schedule": null,
+                     *           "grace_seconds": null,
+                     *           "ping_url": null,
                      *           "heartbeat": null,
                      *           "parent_id": null,
+                     *           "declaration_key": null,
                      *           "badge_enabled": true,
                      *           "badge_url": "/api/v1/badges/q8Zt3xN1mK7pW2vR9cL4yB6h.svg",
                      *           "last_checked_at": "2026-11-24T09:35:00Z",
@@ -9995,6 +10811,7 @@ export interface operations {
                      *           ],
                      *           "enabled": true,
                      *           "disabled_reason": null,
+                     *           "declaration_key": null,
                      *           "created_at": "2026-11-24T09:30:00Z"
                      *         }
                      *       ],
@@ -10084,6 +10901,7 @@ export interface operations {
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "declaration_key": null,
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "secret": "vgl_4kX9pQ2mZ7rT1vB8nC3yH6jL5wD0sF9gA2eK7uM4qR8"
                      *     }
@@ -10147,6 +10965,7 @@ export interface operations {
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "declaration_key": null,
                      *       "created_at": "2026-11-24T09:30:00Z"
                      *     }
                      */
@@ -10254,6 +11073,7 @@ export interface operations {
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "declaration_key": null,
                      *       "created_at": "2026-11-24T09:30:00Z"
                      *     }
                      */
@@ -10361,6 +11181,7 @@ export interface operations {
                      *       ],
                      *       "enabled": true,
                      *       "disabled_reason": null,
+                     *       "declaration_key": null,
                      *       "created_at": "2026-11-24T09:30:00Z",
                      *       "secret": "vgl_4kX9pQ2mZ7rT1vB8nC3yH6jL5wD0sF9gA2eK7uM4qR8"
                      *     }
@@ -10430,6 +11251,7 @@ export interface operations {
                      *           "reminder_minutes": null,
                      *           "enabled": true,
                      *           "state": "ok",
+                     *           "declaration_key": null,
                      *           "created_at": "2026-11-24T09:30:00Z"
                      *         }
                      *       ],
@@ -10524,6 +11346,7 @@ export interface operations {
                      *       "reminder_minutes": null,
                      *       "enabled": true,
                      *       "state": "ok",
+                     *       "declaration_key": null,
                      *       "created_at": "2026-11-24T09:30:00Z"
                      *     }
                      */
@@ -10640,6 +11463,7 @@ export interface operations {
                      *       "reminder_minutes": null,
                      *       "enabled": true,
                      *       "state": "ok",
+                     *       "declaration_key": null,
                      *       "created_at": "2026-11-24T09:30:00Z"
                      *     }
                      */
@@ -11361,6 +12185,7 @@ export interface operations {
                      *           "response_time_ms": 61250,
                      *           "failure": "heartbeat_failed",
                      *           "message": "the job failed with exit code 3: disk full",
+                     *           "failed_assertions": [],
                      *           "content_hash": null,
                      *           "certificate": null
                      *         }
@@ -11987,17 +12812,18 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
-                     *           "title": "Database upgrade",
+                     *           "name": "Database upgrade",
                      *           "message": "Checkout may be slow while we upgrade the database.",
-                     *           "mode": "mute_alerts",
-                     *           "all_monitors": false,
+                     *           "effect": "mute_alerts",
                      *           "monitor_ids": [
                      *             "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
                      *           ],
                      *           "starts_at": "2026-11-29T02:00:00Z",
+                     *           "ends_at": "2026-11-29T03:00:00Z",
                      *           "duration_minutes": 60,
-                     *           "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *           "rrule": "FREQ=WEEKLY;BYDAY=SU",
                      *           "timezone": "Europe/Berlin",
+                     *           "active": false,
                      *           "status": "scheduled",
                      *           "current": null,
                      *           "next": {
@@ -12054,14 +12880,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": "Database upgrade",
+                 *       "name": "Database upgrade",
                  *       "message": "Checkout may be slow while we upgrade the database.",
                  *       "monitor_ids": [
                  *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
                  *       ],
                  *       "starts_at": "2026-11-29T02:00:00Z",
-                 *       "duration_minutes": 60,
-                 *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                 *       "ends_at": "2026-11-29T03:00:00Z",
+                 *       "rrule": "FREQ=WEEKLY;BYDAY=SU",
                  *       "timezone": "Europe/Berlin"
                  *     }
                  */
@@ -12083,17 +12909,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
-                     *       "title": "Database upgrade",
+                     *       "name": "Database upgrade",
                      *       "message": "Checkout may be slow while we upgrade the database.",
-                     *       "mode": "mute_alerts",
-                     *       "all_monitors": false,
+                     *       "effect": "mute_alerts",
                      *       "monitor_ids": [
                      *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
                      *       ],
                      *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "ends_at": "2026-11-29T03:00:00Z",
                      *       "duration_minutes": 60,
-                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "rrule": "FREQ=WEEKLY;BYDAY=SU",
                      *       "timezone": "Europe/Berlin",
+                     *       "active": false,
                      *       "status": "scheduled",
                      *       "current": null,
                      *       "next": {
@@ -12150,17 +12977,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
-                     *       "title": "Database upgrade",
+                     *       "name": "Database upgrade",
                      *       "message": "Checkout may be slow while we upgrade the database.",
-                     *       "mode": "mute_alerts",
-                     *       "all_monitors": false,
+                     *       "effect": "mute_alerts",
                      *       "monitor_ids": [
                      *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
                      *       ],
                      *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "ends_at": "2026-11-29T03:00:00Z",
                      *       "duration_minutes": 60,
-                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "rrule": "FREQ=WEEKLY;BYDAY=SU",
                      *       "timezone": "Europe/Berlin",
+                     *       "active": true,
                      *       "status": "active",
                      *       "current": {
                      *         "starts_at": "2026-11-29T02:00:00Z",
@@ -12262,17 +13090,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
-                     *       "title": "Database upgrade",
+                     *       "name": "Database upgrade",
                      *       "message": "Checkout may be slow while we upgrade the database.",
-                     *       "mode": "mute_alerts",
-                     *       "all_monitors": false,
+                     *       "effect": "mute_alerts",
                      *       "monitor_ids": [
                      *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
                      *       ],
                      *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "ends_at": "2026-11-29T03:00:00Z",
                      *       "duration_minutes": 60,
-                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "rrule": "FREQ=WEEKLY;BYDAY=SU",
                      *       "timezone": "Europe/Berlin",
+                     *       "active": false,
                      *       "status": "scheduled",
                      *       "current": null,
                      *       "next": {
@@ -12327,17 +13156,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "9f0c1d7e-4b6a-5c2e-8a31-2d4e5f607182",
-                     *       "title": "Database upgrade",
+                     *       "name": "Database upgrade",
                      *       "message": "Checkout may be slow while we upgrade the database.",
-                     *       "mode": "mute_alerts",
-                     *       "all_monitors": false,
+                     *       "effect": "mute_alerts",
                      *       "monitor_ids": [
                      *         "25bc52c6-f1fb-58fc-bd2c-55c7fb97eb33"
                      *       ],
                      *       "starts_at": "2026-11-29T02:00:00Z",
+                     *       "ends_at": "2026-11-29T03:00:00Z",
                      *       "duration_minutes": 60,
-                     *       "recurrence": "FREQ=WEEKLY;BYDAY=SU",
+                     *       "rrule": "FREQ=WEEKLY;BYDAY=SU",
                      *       "timezone": "Europe/Berlin",
+                     *       "active": false,
                      *       "status": "scheduled",
                      *       "current": null,
                      *       "next": {
@@ -12411,7 +13241,8 @@ export interface operations {
                      *             }
                      *           ],
                      *           "created_at": "2026-11-24T09:30:00Z",
-                     *           "updated_at": "2026-11-24T09:34:51Z"
+                     *           "updated_at": "2026-11-24T09:34:51Z",
+                     *           "declaration_key": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12506,7 +13337,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["StatusPage"];
@@ -12569,7 +13401,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["StatusPage"];
@@ -12674,7 +13507,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:34:51Z"
+                     *       "updated_at": "2026-11-24T09:34:51Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["StatusPage"];
@@ -13068,7 +13902,7 @@ export interface operations {
                      *       ],
                      *       "maintenance": [
                      *         {
-                     *           "title": "Database upgrade",
+                     *           "name": "Database upgrade",
                      *           "message": "Checkout may be slow while we upgrade the database.",
                      *           "starts_at": "2026-11-29T02:00:00Z",
                      *           "ends_at": "2026-11-29T03:00:00Z",

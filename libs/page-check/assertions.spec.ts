@@ -18,14 +18,17 @@ const html = (body: string): AssertedResponse => ({
   cssText: (selector) => extractContent(body, { texts: [selector] }).texts?.[selector] ?? null,
 });
 const a = (
-  source: ResponseAssertion['source'],
+  type: ResponseAssertion['type'],
   operator: ResponseAssertion['operator'],
   value: string | null = null,
   property: string | null = null,
-): ResponseAssertion => ({ source, property, operator, value });
+): ResponseAssertion => ({ type, property, operator, value });
+/** The failures' messages, in order. */
+const messages = (assertions: ResponseAssertion[], response: AssertedResponse) =>
+  failedAssertions(assertions, response).map((failure) => failure.message);
 
 describe('failedAssertions', () => {
-  it('passes and fails each source, naming the actual value in the failure', () => {
+  it('passes and fails each type, naming the actual value in the failure', () => {
     const response = json({
       temp: 83,
       status: 'ok',
@@ -35,8 +38,8 @@ describe('failedAssertions', () => {
       ],
     });
     const cases: [ResponseAssertion, string | null][] = [
-      [a('status_code', 'equals', '200'), null],
-      [a('status_code', 'equals', '201'), 'status code is 200, expected = 201'],
+      [a('status', 'equals', '200'), null],
+      [a('status', 'equals', '201'), 'status code is 200, expected = 201'],
       [a('response_time', 'less_than', '500'), null],
       [a('response_time', 'less_than', '100'), 'response time is 120 ms, expected < 100'],
       [a('header', 'contains', 'json', 'content-type'), null],
@@ -47,12 +50,12 @@ describe('failedAssertions', () => {
       [a('json_path', 'equals', 'ok', '$.status'), null],
       [a('json_path', 'equals', '5', '$.items[?(@.id==2)].price'), null],
       [a('json_path', 'exists', null, '$.missing'), '$.missing is missing, expected to exist'],
-      [a('body', 'contains', '"status":"ok"'), null],
-      [a('body', 'matches', '"temp":\\d{3}'), 'body does not match /"temp":\\d{3}/'],
-      [a('body', 'not_contains', 'temp'), 'body contains "temp"'],
+      [a('body_regex', 'contains', '"status":"ok"'), null],
+      [a('body_regex', 'matches', '"temp":\\d{3}'), 'body does not match /"temp":\\d{3}/'],
+      [a('body_regex', 'not_contains', 'temp'), 'body contains "temp"'],
     ];
     for (const [assertion, expected] of cases) {
-      expect({ assertion, failures: failedAssertions([assertion], response) }).toEqual({
+      expect({ assertion, failures: messages([assertion], response) }).toEqual({
         assertion,
         failures: expected === null ? [] : [expected],
       });
@@ -61,31 +64,29 @@ describe('failedAssertions', () => {
 
   it('reads the text of the first element a CSS selector matches', () => {
     const page = html('<main><p class="price"> 49 </p><p class="price">99</p><h1>Plans</h1></main>');
-    expect(failedAssertions([a('css_text', 'less_than_or_equal', '50', '.price')], page)).toEqual([]);
-    expect(failedAssertions([a('css_text', 'matches', '^Pricing', 'h1')], page)).toEqual([
+    expect(messages([a('css_text', 'less_than_or_equal', '50', '.price')], page)).toEqual([]);
+    expect(messages([a('css_text', 'matches', '^Pricing', 'h1')], page)).toEqual([
       'text of h1 is "Plans", expected to match /^Pricing/',
     ]);
-    expect(failedAssertions([a('css_text', 'exists', null, '.banner')], page)).toEqual([
+    expect(messages([a('css_text', 'exists', null, '.banner')], page)).toEqual([
       'text of .banner is missing, expected to exist',
     ]);
   });
 
   it('fails a JSONPath condition on a body that is not JSON with the reason, and a CSS one on a body that is not HTML', () => {
     const page = html('<h1>Down for maintenance</h1>');
-    const [failure] = failedAssertions([a('json_path', 'equals', 'ok', '$.status')], page);
+    const [failure] = messages([a('json_path', 'equals', 'ok', '$.status')], page);
     expect(failure).toMatch(/^\$\.status: the body is not JSON \(Unexpected token/);
-    expect(failedAssertions([a('css_text', 'exists', null, 'h1')], json({}))).toEqual([
-      'text of h1: the body is not HTML',
-    ]);
+    expect(messages([a('css_text', 'exists', null, 'h1')], json({}))).toEqual(['text of h1: the body is not HTML']);
   });
 
   it('reports every failed condition, in order', () => {
     const response = json({ temp: 83 });
     expect(
-      failedAssertions(
+      messages(
         [
           a('json_path', 'less_than', '80', '$.temp'),
-          a('status_code', 'equals', '200'),
+          a('status', 'equals', '200'),
           a('header', 'exists', null, 'etag'),
         ],
         response,
@@ -93,8 +94,30 @@ describe('failedAssertions', () => {
     ).toEqual(['$.temp is 83, expected < 80', 'header etag is missing, expected to exist']);
   });
 
+  it('lists each failed assertion with the value read as text: JSON for a non-string, null when nothing was read', () => {
+    const response = json({ temp: 83, station: 'Lyon', readings: [{ ok: true }] });
+    const temp = a('json_path', 'less_than', '80', '$.temp');
+    const readings = a('json_path', 'equals', '[]', '$.readings');
+    const etag = a('header', 'exists', null, 'etag');
+    const status = a('status', 'equals', '201');
+    expect(failedAssertions([temp, readings, etag, status], response)).toEqual([
+      { ...temp, actual: '83', message: '$.temp is 83, expected < 80' },
+      { ...readings, actual: '[{"ok":true}]', message: '$.readings is [{"ok":true}], expected = []' },
+      { ...etag, actual: null, message: 'header etag is missing, expected to exist' },
+      { ...status, actual: '200', message: 'status code is 200, expected = 201' },
+    ]);
+    const [notJson] = failedAssertions([temp], html('<h1>Down</h1>'));
+    expect(notJson.actual).toBeNull();
+  });
+
+  it('keeps at most 200 characters of a body, without NUL, for a failed body_regex', () => {
+    const body = `${'\u0000'.repeat(3)}${'x'.repeat(500)}`;
+    const [failure] = failedAssertions([a('body_regex', 'matches', '^y')], json(null, { body }));
+    expect(failure).toMatchObject({ type: 'body_regex', actual: 'x'.repeat(200), message: 'body does not match /^y/' });
+  });
+
   it('compares a number with a value that is not one as a failure, not a crash', () => {
-    expect(failedAssertions([a('json_path', 'greater_than', '1', '$.status')], json({ status: 'ok' }))).toEqual([
+    expect(messages([a('json_path', 'greater_than', '1', '$.status')], json({ status: 'ok' }))).toEqual([
       '$.status is "ok", not a number, expected > 1',
     ]);
   });
@@ -112,11 +135,11 @@ describe('assertionProblems', () => {
       field: 'property',
       message: 'is required for header: the header name, such as content-type',
     });
-    expect(assertionProblems(a('status_code', 'contains', '2'))[0].field).toBe('operator');
-    expect(assertionProblems(a('status_code', 'equals', 'ok'))).toEqual([
-      { field: 'value', message: 'must be a number' },
+    expect(assertionProblems(a('status', 'contains', '2'))[0].field).toBe('operator');
+    expect(assertionProblems(a('status', 'equals', 'ok'))).toEqual([{ field: 'value', message: 'must be a number' }]);
+    expect(assertionProblems(a('body_regex', 'contains'))).toEqual([
+      { field: 'value', message: 'is required for contains' },
     ]);
-    expect(assertionProblems(a('body', 'contains'))).toEqual([{ field: 'value', message: 'is required for contains' }]);
     expect(assertionProblems(a('header', 'exists', 'x', 'etag'))).toEqual([
       { field: 'value', message: 'is not used by exists' },
     ]);
@@ -126,7 +149,7 @@ describe('assertionProblems', () => {
   });
 
   it('refuses a pattern RE2 does not take (backtracking constructs), so no pattern can hang a check', () => {
-    const [problem] = assertionProblems(a('body', 'matches', '(a+)+(?=b)'));
+    const [problem] = assertionProblems(a('body_regex', 'matches', '(a+)+(?=b)'));
     expect(problem.field).toBe('value');
     expect(problem.message).toMatch(/^is not a regular expression RE2 accepts/);
   });

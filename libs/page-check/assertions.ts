@@ -2,8 +2,8 @@ import { JSONPath } from 'jsonpath-plus';
 import { RE2JS } from 're2js';
 import { isValidCssSelector } from './extract';
 
-export const ASSERTION_SOURCES = ['status_code', 'response_time', 'header', 'json_path', 'body', 'css_text'] as const;
-export type AssertionSource = (typeof ASSERTION_SOURCES)[number];
+export const ASSERTION_TYPES = ['status', 'response_time', 'header', 'json_path', 'body_regex', 'css_text'] as const;
+export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
 export const ASSERTION_OPERATORS = [
   'equals',
@@ -21,15 +21,26 @@ export const ASSERTION_OPERATORS = [
 ] as const;
 export type AssertionOperator = (typeof ASSERTION_OPERATORS)[number];
 
-/** A condition on a response: what to read (`source`, and `property` of it), how to compare, and with what. */
+/** A condition on a response: what to read (`type`, and `property` of it), how to compare, and with what. */
 export interface ResponseAssertion {
-  source: AssertionSource;
-  /** The header's name, the JSONPath expression or the CSS selector; null for the other sources. */
+  type: AssertionType;
+  /** The header's name, the JSONPath expression or the CSS selector; null for the other types. */
   property: string | null;
   operator: AssertionOperator;
   /** What to compare with; null for `exists` and `not_exists`. */
   value: string | null;
 }
+
+/** An assertion the response did not meet, with the value read and the failure in words. */
+export interface FailedAssertion extends ResponseAssertion {
+  /** What was read, as text (cut at ACTUAL_CHARS); null when there was nothing to read. */
+  actual: string | null;
+  /** "$.temp is 83, expected < 80". */
+  message: string;
+}
+
+/** How much of a value read a failed assertion keeps: enough to see why, never a whole body. */
+export const ACTUAL_CHARS = 200;
 
 /** What assertions read of a response. */
 export interface AssertedResponse {
@@ -54,16 +65,16 @@ const NUMERIC: readonly AssertionOperator[] = [
 const PRESENCE: readonly AssertionOperator[] = ['exists', 'not_exists'];
 const TEXT: readonly AssertionOperator[] = ['contains', 'not_contains', 'matches', 'not_matches'];
 
-/** The operators each source takes. */
-const OPERATORS: Record<AssertionSource, readonly AssertionOperator[]> = {
-  status_code: ['equals', 'not_equals', ...NUMERIC],
+/** The operators each type takes. */
+const OPERATORS: Record<AssertionType, readonly AssertionOperator[]> = {
+  status: ['equals', 'not_equals', ...NUMERIC],
   response_time: NUMERIC,
   header: ASSERTION_OPERATORS,
   json_path: ASSERTION_OPERATORS,
-  body: TEXT,
+  body_regex: TEXT,
   css_text: ASSERTION_OPERATORS,
 };
-const NEEDS_PROPERTY: readonly AssertionSource[] = ['header', 'json_path', 'css_text'];
+const NEEDS_PROPERTY: readonly AssertionType[] = ['header', 'json_path', 'css_text'];
 
 const SYMBOL: Partial<Record<AssertionOperator, string>> = {
   equals: '=',
@@ -80,29 +91,29 @@ const SYMBOL: Partial<Record<AssertionOperator, string>> = {
  * never hang a check.
  */
 export function assertionProblems(assertion: ResponseAssertion): { field: string; message: string }[] {
-  const { source, property, operator, value } = assertion;
+  const { type, property, operator, value } = assertion;
   const problems: { field: string; message: string }[] = [];
-  if (NEEDS_PROPERTY.includes(source) && property === null) {
-    problems.push({ field: 'property', message: `is required for ${source}: ${propertyHint(source)}` });
+  if (NEEDS_PROPERTY.includes(type) && property === null) {
+    problems.push({ field: 'property', message: `is required for ${type}: ${propertyHint(type)}` });
   }
-  if (!NEEDS_PROPERTY.includes(source) && property !== null) {
-    problems.push({ field: 'property', message: `is not used by ${source}` });
+  if (!NEEDS_PROPERTY.includes(type) && property !== null) {
+    problems.push({ field: 'property', message: `is not used by ${type}` });
   }
-  if (source === 'json_path' && property !== null && !property.startsWith('$')) {
+  if (type === 'json_path' && property !== null && !property.startsWith('$')) {
     problems.push({ field: 'property', message: 'must be a JSONPath expression starting with $, such as $.status' });
   }
-  if (source === 'css_text' && property !== null && !isValidCssSelector(property)) {
+  if (type === 'css_text' && property !== null && !isValidCssSelector(property)) {
     problems.push({ field: 'property', message: 'is not a valid CSS selector' });
   }
-  if (!OPERATORS[source].includes(operator)) {
-    problems.push({ field: 'operator', message: `must be one of ${OPERATORS[source].join(', ')} for ${source}` });
+  if (!OPERATORS[type].includes(operator)) {
+    problems.push({ field: 'operator', message: `must be one of ${OPERATORS[type].join(', ')} for ${type}` });
     return problems;
   }
   if (PRESENCE.includes(operator)) {
     if (value !== null) problems.push({ field: 'value', message: `is not used by ${operator}` });
   } else if (value === null) {
     problems.push({ field: 'value', message: `is required for ${operator}` });
-  } else if ((NUMERIC.includes(operator) || source === 'status_code') && !isNumber(value)) {
+  } else if ((NUMERIC.includes(operator) || type === 'status') && !isNumber(value)) {
     problems.push({ field: 'value', message: 'must be a number' });
   } else if ((operator === 'matches' || operator === 'not_matches') && regexProblem(value)) {
     problems.push({ field: 'value', message: `is not a regular expression RE2 accepts: ${regexProblem(value)}` });
@@ -110,19 +121,27 @@ export function assertionProblems(assertion: ResponseAssertion): { field: string
   return problems;
 }
 
+/** What an assertion read: nothing (a missing header, a JSONPath or selector matching nothing), or a value. */
+type Reading = { found: false } | { found: true; value: unknown };
+
 /**
- * The conditions the response fails, each naming what was read and what was expected ("$.temp is 83, expected < 80");
- * empty when all hold. Assertions are checked with assertionProblems first; a body that cannot be read as asked (not
- * JSON, not HTML) fails the condition with the reason.
+ * The conditions the response fails, in order, each with the value read and a message naming both ("$.temp is 83,
+ * expected < 80"); empty when all hold. Assertions are checked with assertionProblems first; a body that cannot be
+ * read as asked (not JSON, not HTML) fails the condition with the reason.
  */
-export function failedAssertions(assertions: readonly ResponseAssertion[], response: AssertedResponse): string[] {
-  const failures: string[] = [];
+export function failedAssertions(
+  assertions: readonly ResponseAssertion[],
+  response: AssertedResponse,
+): FailedAssertion[] {
+  const failures: FailedAssertion[] = [];
   let json: { value: unknown } | { error: string } | undefined;
+  const fail = (assertion: ResponseAssertion, actual: Reading, message: string) =>
+    failures.push({ ...assertion, actual: actual.found ? actualText(actual.value) : null, message });
   for (const assertion of assertions) {
     const label = labelOf(assertion);
-    let actual: { found: false } | { found: true; value: unknown };
-    switch (assertion.source) {
-      case 'status_code':
+    let actual: Reading;
+    switch (assertion.type) {
+      case 'status':
         actual = { found: true, value: response.statusCode };
         break;
       case 'response_time':
@@ -133,9 +152,9 @@ export function failedAssertions(assertions: readonly ResponseAssertion[], respo
         actual = header === null ? { found: false } : { found: true, value: header };
         break;
       }
-      case 'body':
+      case 'body_regex':
         if (response.body === null) {
-          failures.push('body is not text');
+          fail(assertion, { found: false }, 'body is not text');
           continue;
         }
         actual = { found: true, value: response.body };
@@ -143,7 +162,7 @@ export function failedAssertions(assertions: readonly ResponseAssertion[], respo
       case 'json_path': {
         json ??= parseJson(response.body);
         if ('error' in json) {
-          failures.push(`${label}: the body is not JSON (${json.error})`);
+          fail(assertion, { found: false }, `${label}: the body is not JSON (${json.error})`);
           continue;
         }
         const matches = JSONPath({ path: assertion.property!, json: json.value as object, wrap: true }) as unknown[];
@@ -152,7 +171,7 @@ export function failedAssertions(assertions: readonly ResponseAssertion[], respo
       }
       case 'css_text': {
         if (response.cssText === null) {
-          failures.push(`${label}: the body is not HTML`);
+          fail(assertion, { found: false }, `${label}: the body is not HTML`);
           continue;
         }
         const text = response.cssText(assertion.property!);
@@ -160,20 +179,25 @@ export function failedAssertions(assertions: readonly ResponseAssertion[], respo
         break;
       }
     }
-    const failure = compare(assertion, label, actual);
-    if (failure) failures.push(failure);
+    const message = compare(assertion, label, actual);
+    if (message) fail(assertion, actual, message);
   }
   return failures;
 }
 
-function compare(
-  { operator, value, source }: ResponseAssertion,
-  label: string,
-  actual: { found: false } | { found: true; value: unknown },
-): string | null {
+/**
+ * A value read, as a failed assertion keeps it: text as it is, anything else as JSON; cut at ACTUAL_CHARS, and
+ * storable as PostgreSQL text and jsonb (no NUL, no lone surrogate).
+ */
+function actualText(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return [...text.replaceAll('\u0000', '')].slice(0, ACTUAL_CHARS).join('').toWellFormed();
+}
+
+function compare({ operator, value, type }: ResponseAssertion, label: string, actual: Reading): string | null {
   if (operator === 'exists') return actual.found ? null : `${label} is missing, expected to exist`;
   if (!actual.found) return operator === 'not_exists' ? null : `${label} is missing`;
-  const shown = source === 'body' ? 'the body' : show(actual.value, source);
+  const shown = type === 'body_regex' ? 'the body' : show(actual.value, type);
   if (operator === 'not_exists') return `${label} is ${shown}, expected not to exist`;
   const expected = value!;
   const text = typeof actual.value === 'string' ? actual.value : JSON.stringify(actual.value);
@@ -203,7 +227,7 @@ function compare(
     }
   })();
   if (holds) return null;
-  if (source === 'body') {
+  if (type === 'body_regex') {
     const verb = { contains: 'does not contain', not_contains: 'contains', matches: 'does not match' }[
       operator as string
     ];
@@ -246,15 +270,15 @@ function isNumber(text: string): boolean {
   return /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(text);
 }
 
-function show(value: unknown, source: AssertionSource): string {
-  if (source === 'response_time') return `${String(value)} ms`;
+function show(value: unknown, type: AssertionType): string {
+  if (type === 'response_time') return `${String(value)} ms`;
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
-function labelOf({ source, property }: ResponseAssertion): string {
-  switch (source) {
-    case 'status_code':
+function labelOf({ type, property }: ResponseAssertion): string {
+  switch (type) {
+    case 'status':
       return 'status code';
     case 'response_time':
       return 'response time';
@@ -262,16 +286,16 @@ function labelOf({ source, property }: ResponseAssertion): string {
       return `header ${property}`;
     case 'json_path':
       return property!;
-    case 'body':
+    case 'body_regex':
       return 'body';
     case 'css_text':
       return `text of ${property}`;
   }
 }
 
-function propertyHint(source: AssertionSource): string {
-  if (source === 'header') return 'the header name, such as content-type';
-  if (source === 'json_path') return 'a JSONPath expression such as $.status';
+function propertyHint(type: AssertionType): string {
+  if (type === 'header') return 'the header name, such as content-type';
+  if (type === 'json_path') return 'a JSONPath expression such as $.status';
   return 'a CSS selector such as .price';
 }
 

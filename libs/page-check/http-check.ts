@@ -102,9 +102,19 @@ async function runCheck(context: CheckContext): Promise<HttpCheckResult> {
       body: body.text,
       cssText: body.kind === 'markup' ? (selector) => body.content.texts?.[selector] ?? null : null,
     });
-    if (failures.length) return failed(context, 'assertion', failures.join('; '), details);
+    if (failures.length) {
+      const message = failures.map((failure) => failure.message).join('; ');
+      return { ...failed(context, 'assertion', message, details), failedAssertions: failures };
+    }
   }
-  return { ok: true, failure: null, message: null, ...details, certificate: context.certificates.certificateFor(url) };
+  return {
+    ok: true,
+    failure: null,
+    message: null,
+    failedAssertions: [],
+    ...details,
+    certificate: context.certificates.certificateFor(url),
+  };
 }
 
 /**
@@ -228,7 +238,7 @@ function bodyKind(contentType: string | null): BodyKind {
 /** The request, asking the extraction for the texts its `css_text` assertions read (so the page is parsed once). */
 function withAssertedTexts(request: HttpCheckRequest): HttpCheckRequest {
   const texts = (request.assertions ?? [])
-    .filter((assertion) => assertion.source === 'css_text' && assertion.property !== null)
+    .filter((assertion) => assertion.type === 'css_text' && assertion.property !== null)
     .map((assertion) => assertion.property!);
   return texts.length ? { ...request, extract: { ...request.extract, texts } } : request;
 }
@@ -260,6 +270,7 @@ function failed(
     ok: false,
     failure,
     message,
+    failedAssertions: [],
     statusCode: details.statusCode ?? null,
     finalUrl: details.finalUrl ?? null,
     responseTimeMs: details.responseTimeMs ?? elapsedMs(context),

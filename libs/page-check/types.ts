@@ -1,5 +1,5 @@
 import type { HostLookup, ServedCertificate } from '../net-guard';
-import type { ResponseAssertion } from './assertions';
+import type { FailedAssertion, ResponseAssertion } from './assertions';
 
 export type TrackedValueKind = 'price' | 'number' | 'text';
 
@@ -74,7 +74,7 @@ export type CheckFailure =
   | 'too_many_redirects'
   /** Body beyond maxBytes. */
   | 'too_large'
-  /** A response assertion did not hold (the message names each, with the value read). */
+  /** A response assertion did not hold (`failedAssertions` lists each with the value read; the message names them). */
   | 'assertion'
   /** The server's TLS certificate did not verify: expired, not yet valid, for another host, untrusted issuer… */
   | 'certificate'
@@ -111,6 +111,8 @@ export interface HttpCheckResult {
   failure: CheckFailure | null;
   /** Human-readable reason when failing, e.g. "HTTP 503 is outside 200–399". */
   message: string | null;
+  /** The assertions the response did not meet (failure `assertion`), in order; empty otherwise. */
+  failedAssertions: FailedAssertion[];
   /** Status of the response received for `finalUrl`; null when none was received. */
   statusCode: number | null;
   /** The URL the check ended on: the last one fetched, or the redirect target that was refused or unreachable. */

@@ -33,8 +33,9 @@ export class AlertsModule {
         PlanGate,
         ...(runsWorkers(config) ? [OutboxRelay, DeliveryClaims, DeliveryRunner, AlertsProcessor] : []),
       ],
-      // Status pages' subscribers are sent to through the same sender (the SSRF-checked dispatcher, the mailer).
-      exports: [DeliverySender],
+      // Status pages' subscribers are sent to through the same sender (the SSRF-checked dispatcher, the mailer);
+      // declarations make destinations and rules through their services.
+      exports: [DeliverySender, DestinationsService, RulesService],
     };
   }
 }

@@ -197,9 +197,9 @@ export function readable(event: EventPayload): string {
     case 'crawl.completed':
       return `:spider_web: A crawl of ${event.data.url} ended.`;
     case 'maintenance.started':
-      return `:construction: Maintenance "${event.data.maintenance_window.title}" began; it ends at ${event.data.ends_at}.`;
+      return `:construction: Maintenance "${event.data.maintenance_window.name}" began; it ends at ${event.data.ends_at}.`;
     case 'maintenance.ended':
-      return `:white_check_mark: Maintenance "${event.data.maintenance_window.title}" ended.`;
+      return `:white_check_mark: Maintenance "${event.data.maintenance_window.name}" ended.`;
     case 'ping':
       return 'Vigil test message: this destination works.';
     default: {

@@ -23,7 +23,7 @@ import {
   type DestinationType,
 } from './entities/alert-destination.entity';
 
-type AlertKindDestination = AlertDestination & { type: DestinationType };
+export type AlertKindDestination = AlertDestination & { type: DestinationType };
 
 /** A rotated-out secret keeps signing this long, so receivers can switch without missing a delivery. */
 const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
@@ -163,5 +163,6 @@ export function present(destination: AlertKindDestination): AlertDestinationDto 
     enabled: destination.enabled,
     disabled_reason: destination.disabledReason,
     created_at: destination.createdAt.toISOString(),
+    declaration_key: destination.declarationKey,
   };
 }

@@ -143,7 +143,7 @@ function assertCertificateFields(event: RuleEvent, input: UpdateAlertRuleDto): v
   }
 }
 
-function present(rule: AlertRule): AlertRuleDto {
+export function present(rule: AlertRule): AlertRuleDto {
   return {
     id: rule.id,
     monitor_id: rule.monitor.id,
@@ -156,6 +156,7 @@ function present(rule: AlertRule): AlertRuleDto {
     reminder_minutes: rule.reminderMinutes,
     enabled: rule.enabled,
     state: rule.state,
+    declaration_key: rule.declarationKey,
     created_at: rule.createdAt.toISOString(),
   };
 }

@@ -6,6 +6,7 @@ import type { WorkspacePrincipal } from '../common/auth/principal';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import { type Page, setLinkHeader } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
+import { PublicOrigin } from '../http/public-origin';
 import { API_PREFIX } from '../http/version-alias.middleware';
 import { CrawlService } from './crawl.service';
 import {
@@ -93,7 +94,8 @@ export class CrawlController {
     @ActingPrincipal() principal: WorkspacePrincipal,
     @Param() { id }: IdParams,
     @Body() body: CreateMonitorsFromCrawlDto,
+    @PublicOrigin() origin: string,
   ): Promise<CreatedMonitorsFromCrawlDto> {
-    return this.crawls.createMonitors(principal, id, body);
+    return this.crawls.createMonitors(principal, id, body, origin);
   }
 }

@@ -124,6 +124,8 @@ export class CrawlService {
     principal: WorkspacePrincipal,
     id: string,
     dto: CreateMonitorsFromCrawlDto,
+    /** The origin of the answer's absolute URLs (`@PublicOrigin()`). */
+    origin: string,
   ): Promise<CreatedMonitorsFromCrawlDto> {
     return this.em.transactional(async (em) => {
       const crawl = await em.findOne(Crawl, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -159,6 +161,7 @@ export class CrawlService {
           name: (pageOfUrl.get(url)?.title ?? new URL(url).pathname).slice(0, 200),
           ...(dto.monitor ?? {}),
         })),
+        origin,
       );
       return { created, skipped };
     });

@@ -45,10 +45,10 @@ async function tell(
     data: {
       maintenance_window: {
         id: window.id,
-        title: window.title,
+        name: window.title,
         message: window.message,
-        mode: window.mode,
-        all_monitors: window.allMonitors,
+        effect: window.mode,
+        // Empty: every monitor of the workspace.
         monitor_ids: window.monitorIds,
       },
       starts_at: occurrence.startsAt.toISOString(),

@@ -16,11 +16,13 @@ export interface WindowTimes {
 
 /** What a check needs of a window to know whether it covers its monitor now. */
 export interface CoveringWindow extends WindowTimes {
-  mode: MaintenanceMode;
+  /** The window's effect (the API's `effect`). */
+  mode: MaintenanceEffect;
 }
 
-export const MAINTENANCE_MODES = ['mute_alerts', 'pause_checks'] as const;
-export type MaintenanceMode = (typeof MAINTENANCE_MODES)[number];
+/** What a window does while under way (the API's `effect`). */
+export const MAINTENANCE_EFFECTS = ['mute_alerts', 'pause_checks'] as const;
+export type MaintenanceEffect = (typeof MAINTENANCE_EFFECTS)[number];
 export const MAINTENANCE_STATUSES = ['scheduled', 'active', 'completed'] as const;
 export type MaintenanceStatus = (typeof MAINTENANCE_STATUSES)[number];
 

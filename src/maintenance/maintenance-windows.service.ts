@@ -15,6 +15,7 @@ import type {
 import { MaintenanceWindow } from './entities/maintenance-window.entity';
 import { announceTransitions } from './maintenance-announcements';
 import { isTimeZone, type Occurrence, recurrenceProblem, windowState } from './maintenance-calendar';
+import { durationOf, MINUTE_MS } from './window-duration';
 
 /**
  * The workspace's maintenance windows (the request's scope filters every query). Each change is made under the
@@ -48,25 +49,26 @@ export class MaintenanceWindowsService {
 
   async create(principal: WorkspacePrincipal, input: CreateMaintenanceWindowDto): Promise<MaintenanceWindowDto> {
     const now = new Date();
-    const allMonitors = input.all_monitors ?? false;
+    const startsAt = input.starts_at ?? now;
     const monitorIds = input.monitor_ids ?? [];
-    await this.checkSettings({
-      allMonitors,
-      monitorIds,
-      recurrence: input.recurrence ?? null,
-      timezone: input.timezone ?? 'UTC',
-    });
+    const errors: FieldError[] = [];
+    const durationMinutes = durationOf(input, startsAt, null, errors);
+    await this.checkSettings(
+      { monitorIds, recurrence: input.rrule ?? null, timezone: input.timezone ?? 'UTC' },
+      errors,
+    );
     const window = await this.em.transactional(async (tx) => {
       const created = tx.create(MaintenanceWindow, {
         workspace: tx.getReference(Workspace, principal.workspace.id),
-        title: input.title,
+        title: input.name,
         message: input.message ?? null,
-        mode: input.mode ?? 'mute_alerts',
-        allMonitors,
+        mode: input.effect ?? 'mute_alerts',
+        // No monitor named: every monitor of the workspace.
+        allMonitors: monitorIds.length === 0,
         monitorIds,
-        startsAt: input.starts_at ?? now,
-        durationMinutes: input.duration_minutes,
-        recurrence: input.recurrence ?? null,
+        startsAt,
+        durationMinutes,
+        recurrence: input.rrule ?? null,
         timezone: input.timezone ?? 'UTC',
       });
       await announceTransitions(tx, created, now);
@@ -80,25 +82,26 @@ export class MaintenanceWindowsService {
     const now = new Date();
     const window = await this.em.transactional(async (tx) => {
       const locked = await this.owned(tx, id, true);
-      const allMonitors = input.all_monitors ?? locked.allMonitors;
-      // Covering all monitors empties the list unless the request sends one (which is then refused).
-      const monitorIds = input.monitor_ids ?? (input.all_monitors ? [] : locked.monitorIds);
-      const recurrence = input.recurrence === undefined ? locked.recurrence : input.recurrence;
+      const monitorIds = input.monitor_ids ?? locked.monitorIds;
+      const startsAt = input.starts_at ?? locked.startsAt;
+      const recurrence = input.rrule === undefined ? locked.recurrence : input.rrule;
       const timezone = input.timezone ?? locked.timezone;
-      await this.checkSettings({ allMonitors, monitorIds, recurrence, timezone }, tx);
+      const errors: FieldError[] = [];
+      const durationMinutes = durationOf(input, startsAt, locked.durationMinutes, errors);
+      await this.checkSettings({ monitorIds, recurrence, timezone }, errors, tx);
       const timesChange =
-        (input.starts_at !== undefined && input.starts_at.getTime() !== locked.startsAt.getTime()) ||
-        (input.duration_minutes !== undefined && input.duration_minutes !== locked.durationMinutes) ||
+        startsAt.getTime() !== locked.startsAt.getTime() ||
+        durationMinutes !== locked.durationMinutes ||
         recurrence !== locked.recurrence ||
         timezone !== locked.timezone;
       Object.assign(locked, {
-        title: input.title ?? locked.title,
+        title: input.name ?? locked.title,
         message: input.message === undefined ? locked.message : input.message,
-        mode: input.mode ?? locked.mode,
-        allMonitors,
+        mode: input.effect ?? locked.mode,
+        allMonitors: monitorIds.length === 0,
         monitorIds,
-        startsAt: input.starts_at ?? locked.startsAt,
-        durationMinutes: input.duration_minutes ?? locked.durationMinutes,
+        startsAt,
+        durationMinutes,
         recurrence,
         timezone,
         // An "end now" was about the occurrences as they were.
@@ -142,18 +145,15 @@ export class MaintenanceWindowsService {
     return window;
   }
 
-  /** The settings a window may have: what it covers, a valid RRULE, a known time zone. */
+  /**
+   * The settings a window may have: monitors of the workspace (none: all of them), a valid RRULE, a known time zone.
+   * Refuses them with `errors`, the problems already found, added to.
+   */
   private async checkSettings(
-    settings: { allMonitors: boolean; monitorIds: string[]; recurrence: string | null; timezone: string },
+    settings: { monitorIds: string[]; recurrence: string | null; timezone: string },
+    errors: FieldError[],
     em: EntityManager = this.em,
   ): Promise<void> {
-    const errors: FieldError[] = [];
-    if (settings.allMonitors && settings.monitorIds.length) {
-      errors.push({ field: 'monitor_ids', message: 'must be empty when all_monitors is true' });
-    }
-    if (!settings.allMonitors && !settings.monitorIds.length) {
-      errors.push({ field: 'monitor_ids', message: 'must name at least one monitor unless all_monitors is true' });
-    }
     const found = new Set(
       (await em.find(Monitor, { id: { $in: settings.monitorIds } }, { fields: ['id'] })).map((monitor) => monitor.id),
     );
@@ -162,7 +162,7 @@ export class MaintenanceWindowsService {
         errors.push({ field: `monitor_ids[${position}]`, message: 'no such monitor in this workspace' });
     });
     const problem = settings.recurrence === null ? null : recurrenceProblem(settings.recurrence);
-    if (problem) errors.push({ field: 'recurrence', message: problem });
+    if (problem) errors.push({ field: 'rrule', message: problem });
     if (!isTimeZone(settings.timezone)) errors.push({ field: 'timezone', message: 'must be an IANA time zone' });
     if (errors.length) throw new ValidationFailed(errors);
   }
@@ -180,15 +180,16 @@ export function presentWindow(window: MaintenanceWindow, now: Date): Maintenance
   const state = windowState(window, now);
   return {
     id: window.id,
-    title: window.title,
+    name: window.title,
     message: window.message,
-    mode: window.mode,
-    all_monitors: window.allMonitors,
+    effect: window.mode,
     monitor_ids: window.monitorIds,
     starts_at: window.startsAt.toISOString(),
+    ends_at: new Date(window.startsAt.getTime() + window.durationMinutes * MINUTE_MS).toISOString(),
     duration_minutes: window.durationMinutes,
-    recurrence: window.recurrence,
+    rrule: window.recurrence,
     timezone: window.timezone,
+    active: state.status === 'active',
     status: state.status,
     current: occurrenceView(state.current),
     next: occurrenceView(state.next),

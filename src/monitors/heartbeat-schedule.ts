@@ -13,16 +13,17 @@ export interface HeartbeatSchedule {
 export const DEFAULT_GRACE_SECONDS = 300;
 /** Pings expected closer together than this are refused: a heartbeat is a job's, not a request log. */
 export const MIN_PING_GAP_SECONDS = 10;
+/** The longest interval between pings: 30 days. */
+export const MAX_PING_GAP_SECONDS = 2_592_000;
 
-/** The settings as the API takes them; `undefined` for what the request leaves out. */
+/** A request's `schedule` as the API takes it (`{interval_seconds}` or `{cron, timezone?}`); fields left out undefined. */
 export interface HeartbeatScheduleInput {
   interval_seconds?: number;
   cron?: string;
   timezone?: string;
-  grace_seconds?: number;
 }
 
-/** A problem with the settings, at its field (`heartbeat.cron`…); the first one found. */
+/** A problem with the settings, at its field (`schedule.cron`…); the first one found. */
 export interface ScheduleProblem {
   field: string;
   message: string;
@@ -31,21 +32,24 @@ export interface ScheduleProblem {
 const cronOf = (schedule: Pick<HeartbeatSchedule, 'cron' | 'timezone'>) =>
   new Cron(schedule.cron!, { timezone: schedule.timezone, paused: true });
 
-/** The schedule the input describes, or the first problem with it. */
-export function heartbeatScheduleOf(input: HeartbeatScheduleInput): HeartbeatSchedule | ScheduleProblem {
-  const { interval_seconds: intervalSeconds, cron, timezone = 'UTC', grace_seconds: graceSeconds } = input;
+/** The schedule a request's `schedule` describes, with the grace it gives, or the first problem with it. */
+export function heartbeatScheduleOf(
+  input: HeartbeatScheduleInput,
+  graceSeconds = DEFAULT_GRACE_SECONDS,
+): HeartbeatSchedule | ScheduleProblem {
+  const { interval_seconds: intervalSeconds, cron, timezone = 'UTC' } = input;
   if ((intervalSeconds === undefined) === (cron === undefined)) {
-    return { field: 'heartbeat', message: 'give either interval_seconds or cron' };
+    return { field: 'schedule', message: 'must be {interval_seconds} or {cron, timezone}: give one of the two' };
   }
   if (intervalSeconds !== undefined && input.timezone !== undefined) {
-    return { field: 'heartbeat.timezone', message: 'is only taken with cron' };
+    return { field: 'schedule.timezone', message: 'is only taken with cron' };
   }
-  if (!isTimeZone(timezone)) return { field: 'heartbeat.timezone', message: `${timezone} is not an IANA time zone` };
+  if (!isTimeZone(timezone)) return { field: 'schedule.timezone', message: `${timezone} is not an IANA time zone` };
   const schedule: HeartbeatSchedule = {
     intervalSeconds: intervalSeconds ?? null,
     cron: cron ?? null,
     timezone,
-    graceSeconds: graceSeconds ?? DEFAULT_GRACE_SECONDS,
+    graceSeconds,
   };
   if (cron !== undefined) {
     let runs: Date[];
@@ -53,26 +57,25 @@ export function heartbeatScheduleOf(input: HeartbeatScheduleInput): HeartbeatSch
       // Enough times to see an uneven expression's closest two (`0,5 * * * * *`).
       runs = cronOf(schedule).nextRuns(60);
     } catch (error) {
-      return { field: 'heartbeat.cron', message: `is not a cron expression: ${(error as Error).message}` };
+      return { field: 'schedule.cron', message: `is not a cron expression: ${(error as Error).message}` };
     }
-    if (runs.length < 2) return { field: 'heartbeat.cron', message: 'never runs again' };
+    if (runs.length < 2) return { field: 'schedule.cron', message: 'never runs again' };
     const closest = Math.min(...runs.slice(1).map((run, index) => run.getTime() - runs[index].getTime()));
     if (closest < MIN_PING_GAP_SECONDS * 1000) {
-      return { field: 'heartbeat.cron', message: `runs more often than every ${MIN_PING_GAP_SECONDS} seconds` };
+      return { field: 'schedule.cron', message: `runs more often than every ${MIN_PING_GAP_SECONDS} seconds` };
     }
   }
   return schedule;
 }
 
+/** Whether two schedules expect pings at the same times, whatever their grace. */
+export function sameTimes(a: HeartbeatSchedule, b: HeartbeatSchedule | null): boolean {
+  return b !== null && a.intervalSeconds === b.intervalSeconds && a.cron === b.cron && a.timezone === b.timezone;
+}
+
 /** Whether two schedules expect the same pings (a stored one's keys come back from jsonb in another order). */
 export function sameSchedule(a: HeartbeatSchedule, b: HeartbeatSchedule | null): boolean {
-  return (
-    b !== null &&
-    a.intervalSeconds === b.intervalSeconds &&
-    a.cron === b.cron &&
-    a.timezone === b.timezone &&
-    a.graceSeconds === b.graceSeconds
-  );
+  return sameTimes(a, b) && a.graceSeconds === b?.graceSeconds;
 }
 
 export const isScheduleProblem = (value: HeartbeatSchedule | ScheduleProblem): value is ScheduleProblem =>

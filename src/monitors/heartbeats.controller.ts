@@ -13,7 +13,8 @@ import { Public, RequireScopes } from '../common/auth/access.decorators';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import { ProblemDto } from '../common/errors/problem.dto';
 import { IdParams } from '../common/validation/id-params';
-import { PingParams, PingQuery } from './dto/heartbeat.dto';
+import { PublicOrigin } from '../http/public-origin';
+import { PingExitCodeParams, PingParams, PingQuery } from './dto/heartbeat.dto';
 import { MonitorDto, PingReceiptDto } from './dto/monitor.dto';
 import { HeartbeatsService, type PingKind } from './heartbeats.service';
 
@@ -39,16 +40,17 @@ const PING_BODY = {
 };
 
 /**
- * The ping URL of heartbeat monitors (`/ping/{token}`, `/start`, `/fail`, by GET or POST: whatever a cron line's
- * curl or wget sends) and the rotation of its secret.
+ * The ping URL of heartbeat monitors (`/ping/{token}`, `/start`, `/fail`, `/{exit_code}`, by GET or POST: whatever a
+ * cron line's curl or wget sends) and the rotation of its secret. `/{exit_code}` comes last: `start` and `fail` are
+ * matched first.
  */
 @ApiTags('monitors')
 @Controller()
 export class HeartbeatsController {
   constructor(private readonly heartbeats: HeartbeatsService) {}
 
-  private ping(kind: PingKind, token: string, query: PingQuery, request?: Request) {
-    return this.heartbeats.ping(token, kind, query.exit_code ?? null, request ? outputOf(request) : null);
+  private ping(kind: PingKind, token: string, exitCode: number | undefined, request?: Request) {
+    return this.heartbeats.ping(token, kind, exitCode ?? null, request ? outputOf(request) : null);
   }
 
   @Get('ping/:token')
@@ -57,7 +59,7 @@ export class HeartbeatsController {
   @ApiOkResponse(PING_OK)
   @ApiProblemResponses(400, 404, 429)
   success(@Param() { token }: PingParams, @Query() query: PingQuery): Promise<PingReceiptDto> {
-    return this.ping('success', token, query);
+    return this.ping('success', token, query.exit_code);
   }
 
   @Post('ping/:token')
@@ -74,7 +76,7 @@ export class HeartbeatsController {
     @Query() query: PingQuery,
     @Req() request: Request,
   ): Promise<PingReceiptDto> {
-    return this.ping('success', token, query, request);
+    return this.ping('success', token, query.exit_code, request);
   }
 
   @Get('ping/:token/start')
@@ -83,7 +85,7 @@ export class HeartbeatsController {
   @ApiOkResponse(PING_OK)
   @ApiProblemResponses(400, 404, 429)
   start(@Param() { token }: PingParams, @Query() query: PingQuery): Promise<PingReceiptDto> {
-    return this.ping('start', token, query);
+    return this.ping('start', token, query.exit_code);
   }
 
   @Post('ping/:token/start')
@@ -100,7 +102,7 @@ export class HeartbeatsController {
     @Query() query: PingQuery,
     @Req() request: Request,
   ): Promise<PingReceiptDto> {
-    return this.ping('start', token, query, request);
+    return this.ping('start', token, query.exit_code, request);
   }
 
   @Get('ping/:token/fail')
@@ -109,7 +111,7 @@ export class HeartbeatsController {
   @ApiOkResponse(PING_OK)
   @ApiProblemResponses(400, 404, 429)
   failure(@Param() { token }: PingParams, @Query() query: PingQuery): Promise<PingReceiptDto> {
-    return this.ping('fail', token, query);
+    return this.ping('fail', token, query.exit_code);
   }
 
   @Post('ping/:token/fail')
@@ -126,16 +128,47 @@ export class HeartbeatsController {
     @Query() query: PingQuery,
     @Req() request: Request,
   ): Promise<PingReceiptDto> {
-    return this.ping('fail', token, query, request);
+    return this.ping('fail', token, query.exit_code, request);
   }
 
   @Post('monitors/:id/heartbeat/rotate')
   @HttpCode(200)
   @RequireScopes('monitors:write')
   @ApiOperation({ operationId: 'rotateHeartbeatUrl', summary: 'Give a heartbeat monitor a new ping URL' })
-  @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new `heartbeat.ping_url`.' })
+  @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new `ping_url`.' })
   @ApiProblemResponses(400, 404, 409)
-  rotate(@Param() { id }: IdParams): Promise<MonitorDto> {
-    return this.heartbeats.rotate(id);
+  rotate(@Param() { id }: IdParams, @PublicOrigin() origin: string): Promise<MonitorDto> {
+    return this.heartbeats.rotate(id, origin);
+  }
+
+  @Get('ping/:token/:exit_code')
+  @Public()
+  @ApiOperation({
+    operationId: 'pingHeartbeatExitCode',
+    summary: "A heartbeat ping with the job's exit code: 0 succeeded, anything else failed",
+  })
+  @ApiOkResponse(PING_OK)
+  @ApiProblemResponses(400, 404, 429)
+  exitCode(@Param() { token, exit_code: exitCode }: PingExitCodeParams): Promise<PingReceiptDto> {
+    return this.ping('success', token, exitCode);
+  }
+
+  @Post('ping/:token/:exit_code')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({
+    operationId: 'postHeartbeatExitCode',
+    summary: "A heartbeat ping with the job's exit code and output: 0 succeeded, anything else failed",
+  })
+  @ApiConsumes('text/plain')
+  @ApiBody(PING_BODY)
+  @ApiOkResponse(PING_OK)
+  @ApiProblemResponses(400, 404, 429)
+  @ApiResponse(PING_TOO_LARGE)
+  exitCodeWithOutput(
+    @Param() { token, exit_code: exitCode }: PingExitCodeParams,
+    @Req() request: Request,
+  ): Promise<PingReceiptDto> {
+    return this.ping('success', token, exitCode, request);
   }
 }

@@ -48,7 +48,7 @@ export class HeartbeatsService {
   }
 
   /** A new secret for the monitor's ping URL; the old one answers 404 from now on. */
-  async rotate(id: string): Promise<MonitorDto> {
+  async rotate(id: string, origin: string): Promise<MonitorDto> {
     const monitor = await this.em.findOne(Monitor, { id });
     if (!monitor) throw new NotFound('Monitor');
     if (monitor.mode !== 'heartbeat') {
@@ -56,6 +56,6 @@ export class HeartbeatsService {
     }
     monitor.heartbeatToken = newPingToken();
     await this.em.flush();
-    return presentMonitor(monitor);
+    return presentMonitor(monitor, origin);
   }
 }

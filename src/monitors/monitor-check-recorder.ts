@@ -646,6 +646,7 @@ function heartbeatObservation(
 ): PageObservation {
   return {
     ...verdict,
+    failedAssertions: [],
     statusCode: null,
     finalUrl: null,
     content: null,
@@ -688,6 +689,7 @@ function checkResult(
     responseTimeMs: observation.responseTimeMs,
     failure: observation.failure,
     message: observation.message,
+    failedAssertions: observation.failedAssertions.length ? observation.failedAssertions : null,
     contentHash: observation.content?.contentHash ?? null,
     certificate: observation.certificate,
   };

@@ -85,6 +85,7 @@ export class MonitorCheckRunner {
             ? 'certificate'
             : CAPTURE_FAILURES[result.reason],
         message: result.message,
+        failedAssertions: [],
         statusCode: result.status,
         finalUrl: result.final_url,
         responseTimeMs,
@@ -100,6 +101,7 @@ export class MonitorCheckRunner {
       ok: verdict === null,
       failure: verdict?.failure ?? null,
       message: verdict?.message ?? null,
+      failedAssertions: [],
       statusCode: result.status,
       finalUrl: result.final_url,
       responseTimeMs,

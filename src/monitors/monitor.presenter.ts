@@ -7,9 +7,11 @@ import type {
   ServedCertificateDto,
   TrackedValueDto,
 } from './dto/monitor.dto';
+import type { HeartbeatScheduleDto } from './dto/heartbeat.dto';
 import type { MonitorCheck } from './entities/monitor-check.entity';
 import type { Monitor } from './entities/monitor.entity';
 import type { TrackedValueReadingRecord } from './entities/tracked-value-reading.entity';
+import type { HeartbeatSchedule } from './heartbeat-schedule';
 
 /** The public URL path of a badge. */
 export const badgePath = (token: string): string => `${API_PREFIX}/badges/${token}.svg`;
@@ -17,8 +19,12 @@ export const badgePath = (token: string): string => `${API_PREFIX}/badges/${toke
 /** The public URL path a heartbeat monitor's job pings. */
 export const pingPath = (token: string): string => `${API_PREFIX}/ping/${token}`;
 
-/** A monitor in its wire shape (openapi.yaml's Monitor). */
-export function presentMonitor(monitor: Monitor): MonitorDto {
+/**
+ * A monitor in its wire shape (openapi.yaml's Monitor). `origin` (`https://vigil.example.com`, see `@PublicOrigin()`)
+ * makes a heartbeat's ping URL absolute: a job is given it as it is.
+ */
+export function presentMonitor(monitor: Monitor, origin: string): MonitorDto {
+  const schedule = monitor.mode === 'heartbeat' ? monitor.heartbeat : null;
   return {
     id: monitor.id,
     name: monitor.name,
@@ -37,8 +43,12 @@ export function presentMonitor(monitor: Monitor): MonitorDto {
     status: monitor.status,
     paused: monitor.paused,
     certificate: monitor.certificate && certificateView(monitor.certificate, new Date()),
-    heartbeat: heartbeatView(monitor),
+    schedule: schedule && scheduleView(schedule),
+    grace_seconds: schedule?.graceSeconds ?? null,
+    ping_url: schedule && monitor.heartbeatToken ? `${origin}${pingPath(monitor.heartbeatToken)}` : null,
+    heartbeat: schedule && heartbeatView(monitor),
     parent_id: monitor.parent?.id ?? null,
+    declaration_key: monitor.declarationKey,
     badge_enabled: monitor.badgeToken !== null,
     badge_url: monitor.badgeToken === null ? null : badgePath(monitor.badgeToken),
     last_checked_at: monitor.lastCheckedAt?.toISOString() ?? null,
@@ -60,21 +70,22 @@ export function presentCheck(check: MonitorCheck): CheckResultDto {
     response_time_ms: check.responseTimeMs,
     failure: check.failure,
     message: check.message,
+    failed_assertions: check.failedAssertions ?? [],
     content_hash: check.contentHash,
     certificate: check.certificate && certificateView(check.certificate, check.checkedAt),
   };
 }
 
-/** A heartbeat monitor's ping URL, schedule and last run; null for other monitors. */
-function heartbeatView(monitor: Monitor): HeartbeatDto | null {
-  const { heartbeat: schedule, heartbeatToken: token } = monitor;
-  if (!schedule || !token) return null;
+/** `{interval_seconds}` or `{cron, timezone}`, as the monitor's `schedule` answers it. */
+function scheduleView(schedule: HeartbeatSchedule): HeartbeatScheduleDto {
+  return schedule.cron === null
+    ? { interval_seconds: schedule.intervalSeconds! }
+    : { cron: schedule.cron, timezone: schedule.timezone };
+}
+
+/** A heartbeat monitor's run state: its last ping, the job running, and when the next ping is missed. */
+function heartbeatView(monitor: Monitor): HeartbeatDto {
   return {
-    ping_url: pingPath(token),
-    interval_seconds: schedule.intervalSeconds,
-    cron: schedule.cron,
-    timezone: schedule.timezone,
-    grace_seconds: schedule.graceSeconds,
     last_ping_at: monitor.heartbeatPingedAt?.toISOString() ?? null,
     started_at: monitor.heartbeatStartedAt?.toISOString() ?? null,
     next_ping_due_at: monitor.paused ? null : (monitor.nextCheckAt?.toISOString() ?? null),

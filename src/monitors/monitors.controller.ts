@@ -6,6 +6,7 @@ import type { WorkspacePrincipal } from '../common/auth/principal';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import type { Page } from '../common/pagination/pagination';
 import { IdParams } from '../common/validation/id-params';
+import { PublicOrigin } from '../http/public-origin';
 import { API_PREFIX } from '../http/version-alias.middleware';
 import {
   BadgeDto,
@@ -33,8 +34,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'listMonitors', summary: 'List monitors' })
   @ApiOkResponse({ type: MonitorListDto, description: 'A page of monitors, oldest first.' })
   @ApiProblemResponses(400)
-  list(@Query() query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
-    return this.monitors.list(query);
+  list(@Query() query: ListMonitorsQuery, @PublicOrigin() origin: string): Promise<Page<MonitorDto>> {
+    return this.monitors.list(query, origin);
   }
 
   @Post()
@@ -46,9 +47,10 @@ export class MonitorsController {
   async create(
     @ActingPrincipal() principal: WorkspacePrincipal,
     @Body() body: CreateMonitorDto,
+    @PublicOrigin() origin: string,
     @Res({ passthrough: true }) response: Response,
   ): Promise<MonitorDto> {
-    const monitor = await this.monitors.create(principal, body);
+    const monitor = await this.monitors.create(principal, body, origin);
     response.location(`${API_PREFIX}/monitors/${monitor.id}`);
     return monitor;
   }
@@ -58,8 +60,8 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'getMonitor', summary: 'Read a monitor' })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor.' })
   @ApiProblemResponses(400, 404)
-  get(@Param() { id }: IdParams): Promise<MonitorDto> {
-    return this.monitors.get(id);
+  get(@Param() { id }: IdParams, @PublicOrigin() origin: string): Promise<MonitorDto> {
+    return this.monitors.get(id, origin);
   }
 
   @Patch(':id')
@@ -67,8 +69,12 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'updateMonitor', summary: "Change a monitor's settings, pause or resume it" })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new settings.' })
   @ApiProblemResponses(400, 404, 413)
-  update(@Param() { id }: IdParams, @Body() body: UpdateMonitorDto): Promise<MonitorDto> {
-    return this.monitors.update(id, body);
+  update(
+    @Param() { id }: IdParams,
+    @Body() body: UpdateMonitorDto,
+    @PublicOrigin() origin: string,
+  ): Promise<MonitorDto> {
+    return this.monitors.update(id, body, origin);
   }
 
   @Delete(':id')
@@ -93,8 +99,8 @@ export class MonitorsController {
   })
   @ApiOkResponse({ type: CheckRunDto, description: 'The results, one per region, and the monitor as they left it.' })
   @ApiProblemResponses(400, 404, 409, 503)
-  check(@Param() { id }: IdParams): Promise<CheckRunDto> {
-    return this.monitors.checkNow(id);
+  check(@Param() { id }: IdParams, @PublicOrigin() origin: string): Promise<CheckRunDto> {
+    return this.monitors.checkNow(id, origin);
   }
 
   @Get(':id/uptime')
@@ -117,8 +123,12 @@ export class MonitorsController {
   @ApiOperation({ operationId: 'setMonitorRegions', summary: 'Replace the regions a monitor is checked from' })
   @ApiOkResponse({ type: MonitorDto, description: 'The monitor with its new regions.' })
   @ApiProblemResponses(400, 404, 409, 413)
-  setRegions(@Param() { id }: IdParams, @Body() body: SetRegionsDto): Promise<MonitorDto> {
-    return this.monitors.setRegions(id, body.regions);
+  setRegions(
+    @Param() { id }: IdParams,
+    @Body() body: SetRegionsDto,
+    @PublicOrigin() origin: string,
+  ): Promise<MonitorDto> {
+    return this.monitors.setRegions(id, body.regions, origin);
   }
 
   @Post(':id/badge')

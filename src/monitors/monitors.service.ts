@@ -37,7 +37,13 @@ import { MonitorQueues } from './monitor-queues';
 import { UptimeReader } from './uptime-reader';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
 import { creationKind, newPingToken, updatedKind } from './heartbeat-input';
-import { pingDeadline, sameSchedule, scheduleIntervalSeconds } from './heartbeat-schedule';
+import {
+  type HeartbeatSchedule,
+  pingDeadline,
+  sameSchedule,
+  sameTimes,
+  scheduleIntervalSeconds,
+} from './heartbeat-schedule';
 
 /** A new or resumed monitor's first check comes within this, spread at random: never a burst. */
 const FIRST_CHECK_SPREAD_MS = 60_000;
@@ -65,18 +71,23 @@ export class MonitorsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(query: ListMonitorsQuery): Promise<Page<MonitorDto>> {
+  /** `origin`, here and below: the origin of the answer's absolute URLs (`@PublicOrigin()`). */
+  async list(query: ListMonitorsQuery, origin: string): Promise<Page<MonitorDto>> {
     const { offset, limit } = pageWindow(query);
     const [monitors, total] = await this.em.findAndCount(Monitor, query.status ? { status: query.status } : {}, {
       orderBy: { createdAt: 'asc', id: 'asc' },
       offset,
       limit,
     });
-    return pageOf(monitors.map(presentMonitor), total, query);
+    return pageOf(
+      monitors.map((monitor) => presentMonitor(monitor, origin)),
+      total,
+      query,
+    );
   }
 
-  async create(principal: WorkspacePrincipal, body: CreateMonitorDto): Promise<MonitorDto> {
-    const [created] = await this.createMany(principal, [body]);
+  async create(principal: WorkspacePrincipal, body: CreateMonitorDto, origin: string): Promise<MonitorDto> {
+    const [created] = await this.createMany(principal, [body], origin);
     return created;
   }
 
@@ -84,7 +95,7 @@ export class MonitorsService {
    * Creates the monitors together or not at all: every one is checked first (regions, status range, a public
    * target), then the workspace's plan must have room for all of them.
    */
-  async createMany(principal: WorkspacePrincipal, bodies: CreateMonitorDto[]): Promise<MonitorDto[]> {
+  async createMany(principal: WorkspacePrincipal, bodies: CreateMonitorDto[], origin: string): Promise<MonitorDto[]> {
     const checkedHosts = new Set<string>();
     const schedules = bodies.map(creationKind);
     const parents = await Promise.all(bodies.map((body) => this.parentFor(null, body.parent_id)));
@@ -132,25 +143,20 @@ export class MonitorsService {
         return monitor;
       }),
     );
-    return monitors.map(presentMonitor);
+    return monitors.map((monitor) => presentMonitor(monitor, origin));
   }
 
-  async get(id: string): Promise<MonitorDto> {
-    return presentMonitor(await this.owned(id));
+  async get(id: string, origin: string): Promise<MonitorDto> {
+    return presentMonitor(await this.owned(id), origin);
   }
 
-  async update(id: string, body: UpdateMonitorDto): Promise<MonitorDto> {
+  async update(id: string, body: UpdateMonitorDto, origin: string): Promise<MonitorDto> {
     const monitor = await this.owned(id);
-    const schedule = updatedKind(monitor.mode, body);
+    const schedule = updatedKind(monitor, body);
     const parent = await this.parentFor(monitor.id, body.parent_id);
     if (parent !== undefined) monitor.parent = parent;
     this.assertStatusRange(body.expected_status);
-    if (schedule && !sameSchedule(schedule, monitor.heartbeat)) {
-      monitor.heartbeat = schedule;
-      monitor.intervalSeconds = scheduleIntervalSeconds(schedule);
-      // The new schedule counts from now: a job is not late for a slot it was not told of.
-      if (!monitor.paused) monitor.nextCheckAt = this.firstCheckAt(monitor);
-    }
+    if (schedule && !sameSchedule(schedule, monitor.heartbeat)) this.reschedule(monitor, schedule);
     if (body.url !== undefined && body.url !== monitor.url) {
       await assertPublicTarget(body.url, 'url', this.config.allowPrivateTargets);
       monitor.url = body.url;
@@ -193,7 +199,22 @@ export class MonitorsService {
       monitor.nextCheckAt = this.firstCheckAt(monitor);
     }
     await this.em.flush();
-    return presentMonitor(monitor);
+    return presentMonitor(monitor, origin);
+  }
+
+  /**
+   * Gives a heartbeat monitor its new schedule. Other times count from now: a job is not late for a slot it was not
+   * told of. A new grace alone moves the pending deadline by the difference: the ping is expected when it was.
+   */
+  private reschedule(monitor: Monitor, schedule: HeartbeatSchedule): void {
+    const previous = monitor.heartbeat;
+    monitor.heartbeat = schedule;
+    monitor.intervalSeconds = scheduleIntervalSeconds(schedule);
+    if (monitor.paused) return;
+    monitor.nextCheckAt =
+      previous && monitor.nextCheckAt && sameTimes(schedule, previous)
+        ? new Date(monitor.nextCheckAt.getTime() + (schedule.graceSeconds - previous.graceSeconds) * 1000)
+        : this.firstCheckAt(monitor);
   }
 
   /**
@@ -228,7 +249,7 @@ export class MonitorsService {
     });
   }
 
-  async setRegions(id: string, regions: string[]): Promise<MonitorDto> {
+  async setRegions(id: string, regions: string[], origin: string): Promise<MonitorDto> {
     const monitor = await this.owned(id);
     if (monitor.mode === 'heartbeat') {
       throw new DomainError('no_page', 'A heartbeat monitor is pinged, not checked from regions.');
@@ -238,14 +259,14 @@ export class MonitorsService {
       Object.entries(monitor.regionStatus).filter(([region]) => monitor.regions.includes(region)),
     );
     await this.em.flush();
-    return presentMonitor(monitor);
+    return presentMonitor(monitor, origin);
   }
 
   /**
    * Checks now in every region of the monitor, through the regions' workers, and waits for the results: the API
    * process need not run checks itself, and a region's check runs where that region's workers are.
    */
-  async checkNow(id: string): Promise<CheckRunDto> {
+  async checkNow(id: string, origin: string): Promise<CheckRunDto> {
     const monitor = await this.owned(id);
     if (monitor.mode === 'heartbeat') {
       throw new DomainError('no_page', 'A heartbeat monitor is not checked: its job pings it.');
@@ -269,7 +290,7 @@ export class MonitorsService {
         );
       if (results.length === jobs.length) {
         const current = await this.em.fork().findOneOrFail(Monitor, { id: monitor.id });
-        return { monitor: presentMonitor(current), results: results.map(presentCheck) };
+        return { monitor: presentMonitor(current, origin), results: results.map(presentCheck) };
       }
       if (Date.now() > deadline) {
         const missing = jobs.filter((job) => !results.some((result) => result.region === job.region));
@@ -390,7 +411,7 @@ function assertionsOf(
   named = true,
 ): ResponseAssertion[] {
   const assertions = input.map((assertion) => ({
-    source: assertion.source,
+    type: assertion.type,
     property: assertion.property ?? null,
     operator: assertion.operator,
     value: assertion.value ?? null,

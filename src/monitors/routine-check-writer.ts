@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Injectable, Logger } from '@nestjs/common';
 import type { ServedCertificate } from '../../libs/net-guard';
-import type { CheckFailure } from '../../libs/page-check';
+import type { CheckFailure, FailedAssertion } from '../../libs/page-check';
 import { whenDatabaseAnswers } from '../db/database-outage';
 import type { CheckTrigger } from './entities/monitor-check.entity';
 import type { MonitorStatus, RegionStatus } from './entities/monitor.entity';
@@ -17,6 +17,8 @@ export interface CheckResult {
   responseTimeMs: number;
   failure: CheckFailure | null;
   message: string | null;
+  /** The assertions the response did not meet; null for none. */
+  failedAssertions: FailedAssertion[] | null;
   contentHash: string | null;
   certificate: ServedCertificate | null;
   /** The maintenance window muting the monitor's alerts when the check ran: it then counts apart in uptime. */
@@ -92,7 +94,8 @@ const WRITE_ROUTINE_CHECKS = `
 with checks as (
   select * from jsonb_to_recordset(?::jsonb) as c(
     monitor_id uuid, region text, trigger text, scheduled_for timestamptz, checked_at timestamptz, ok boolean,
-    status_code int, response_time_ms int, failure text, message text, content_hash text, certificate jsonb,
+    status_code int, response_time_ms int, failure text, message text, failed_assertions jsonb, content_hash text,
+    certificate jsonb,
     maintenance_window_id uuid,
     next_check_at timestamptz, pinged_at timestamptz, seen_pinged_at timestamptz, seen_status text, seen_region_status jsonb, seen_regions text[], seen_content_hash text,
     seen_certificate jsonb, seen_rules_fingerprint text)
@@ -134,9 +137,10 @@ touched as (
 ),
 inserted as (
   insert into monitor_checks (id, monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
-                              response_time_ms, failure, message, content_hash, certificate, maintenance_window_id)
+                              response_time_ms, failure, message, failed_assertions, content_hash, certificate,
+                              maintenance_window_id)
   select gen_random_uuid(), monitor_id, region, trigger, scheduled_for, checked_at, ok, status_code,
-         response_time_ms, failure, message, content_hash, certificate, maintenance_window_id
+         response_time_ms, failure, message, failed_assertions, content_hash, certificate, maintenance_window_id
     from checks join touched on touched.id = checks.monitor_id
   on conflict (monitor_id, region, scheduled_for) do nothing
   returning id, monitor_id, region, scheduled_for, checked_at, ok, response_time_ms, maintenance_window_id
@@ -262,6 +266,7 @@ export class RoutineCheckWriter {
       response_time_ms: check.responseTimeMs,
       failure: check.failure,
       message: check.message,
+      failed_assertions: check.failedAssertions,
       content_hash: check.contentHash,
       certificate: check.certificate,
       maintenance_window_id: check.maintenanceWindowId,

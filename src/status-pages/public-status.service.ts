@@ -207,7 +207,7 @@ export class PublicStatusService {
         active: current !== null,
         covers,
         view: {
-          title: window.title,
+          name: window.title,
           message: window.message,
           starts_at: occurrence.startsAt.toISOString(),
           ends_at: occurrence.endsAt.toISOString(),

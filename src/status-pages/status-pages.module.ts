@@ -33,6 +33,7 @@ export class StatusPagesModule {
         ...(servesHttp(config) ? [SubscriptionsService] : []),
         ...(runsWorkers(config) ? [SubscriberNotifier] : []),
       ],
+      exports: [StatusPagesService],
     };
   }
 }

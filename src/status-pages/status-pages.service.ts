@@ -212,7 +212,7 @@ export class StatusPagesService {
   }
 }
 
-function presentPage(page: StatusPage): StatusPageDto {
+export function presentPage(page: StatusPage): StatusPageDto {
   return {
     id: page.id,
     slug: page.slug,
@@ -223,5 +223,6 @@ function presentPage(page: StatusPage): StatusPageDto {
     components: page.components,
     created_at: page.createdAt.toISOString(),
     updated_at: page.updatedAt.toISOString(),
+    declaration_key: page.declarationKey,
   };
 }

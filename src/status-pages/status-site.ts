@@ -123,7 +123,7 @@ export function renderStatusHtml(page: PublicStatusPageDto, slug: string): strin
               : STATUS_WORDS[component.status]
           }</span>
         </div>
-        ${component.maintenance ? `<p class="maintenance-note">Maintenance until ${when(component.maintenance.ends_at)}: ${html(component.maintenance.title)}</p>` : ''}
+        ${component.maintenance ? `<p class="maintenance-note">Maintenance until ${when(component.maintenance.ends_at)}: ${html(component.maintenance.name)}</p>` : ''}
         ${dayBar(component.days, component.name)}
         <p class="uptime">${
           component.uptime_90d === null
@@ -138,7 +138,7 @@ export function renderStatusHtml(page: PublicStatusPageDto, slug: string): strin
     .map(
       (shown) => `
       <article class="maintenance">
-        <h3>${html(shown.title)}</h3>
+        <h3>${html(shown.name)}</h3>
         <p class="incident-meta">${when(shown.starts_at)} to ${when(shown.ends_at)} · ${html(shown.components.join(', '))}</p>
         ${shown.message ? `<p>${html(shown.message)}</p>` : ''}
       </article>`,

@@ -7,8 +7,9 @@ type Json = Record<string, any>;
 
 /**
  * Heartbeat (push) monitors (issue #29): a job pings a secret URL; a slot missed past its grace makes the monitor
- * down and alerts once, a late ping recovers it, `/fail` and exit codes are recorded, `/start` times the run, and a
- * wrong secret is the same 404 as an unknown one. Real scheduler, worker, PostgreSQL and Redis.
+ * down and alerts once, a late ping recovers it, `/fail` and exit codes (`?exit_code=` or `/{exit_code}`) are
+ * recorded, `/start` times the run, and a wrong secret is the same 404 as an unknown one. Real scheduler, worker,
+ * PostgreSQL and Redis.
  */
 describe('heartbeat monitors', () => {
   let service: TestApp;
@@ -18,8 +19,8 @@ describe('heartbeat monitors', () => {
 
   beforeAll(async () => {
     receiver = await new Receiver().start();
-    // The scheduler looks for missed slots every 200 ms; each token may ping 5 times a minute.
-    service = await startTestApp({ SCHEDULER_TICK_MS: '200', HEARTBEAT_PINGS_PER_MINUTE: '5' });
+    // The scheduler looks for missed slots every 200 ms; each token may ping 6 times a minute.
+    service = await startTestApp({ SCHEDULER_TICK_MS: '200', HEARTBEAT_PINGS_PER_MINUTE: '6' });
     const owner = await createAccount(new ApiClient(service.baseUrl));
     key = await issueKey(owner, ['monitors:read', 'monitors:write', 'alerts:read', 'alerts:write']);
     await (
@@ -37,7 +38,8 @@ describe('heartbeat monitors', () => {
     await receiver?.stop();
   });
 
-  const ping = (url: string, init: RequestInit = {}) => fetch(`${service.baseUrl}${url}`, init);
+  /** `url`: a monitor's absolute ping URL (with a suffix), or a path on the service. */
+  const ping = (url: string, init: RequestInit = {}) => fetch(new URL(url, service.baseUrl), init);
   const monitor = async (id: string): Promise<Json> => (await key.client.get(`/monitors/${id}`)).body;
   const checks = async (id: string): Promise<Json[]> => (await key.client.get(`/monitors/${id}/checks`)).body.data;
   const events = (monitorId: string) =>
@@ -46,8 +48,8 @@ describe('heartbeat monitors', () => {
       .map((request) => JSON.parse(request.body) as Json)
       .filter((event) => event.data.monitor.id === monitorId);
 
-  async function heartbeatMonitor(name: string, heartbeat: Json): Promise<Json> {
-    const created = await key.client.post('/monitors', { name, mode: 'heartbeat', heartbeat });
+  async function heartbeatMonitor(name: string, settings: Json): Promise<Json> {
+    const created = await key.client.post('/monitors', { name, mode: 'heartbeat', ...settings });
     expect(created.status).toBe(201);
     const rule = await key.client.post(`/monitors/${created.body.id}/rules`, {
       event: 'down',
@@ -59,20 +61,17 @@ describe('heartbeat monitors', () => {
 
   it('goes down once its cron slot and grace pass without a ping, alerts once, and a late ping recovers it', async () => {
     // Every 10 seconds, one second of grace: the first deadline is at most 16 s away (a ping may come 5 s early).
-    const created = await heartbeatMonitor('Queue worker', { cron: '*/10 * * * * *', grace_seconds: 1 });
+    const created = await heartbeatMonitor('Queue worker', { schedule: { cron: '*/10 * * * * *' }, grace_seconds: 1 });
     expect(created).toMatchObject({
       mode: 'heartbeat',
       url: null,
       status: 'pending',
-      heartbeat: {
-        cron: '*/10 * * * * *',
-        timezone: 'UTC',
-        grace_seconds: 1,
-        interval_seconds: null,
-        last_ping_at: null,
-      },
+      schedule: { cron: '*/10 * * * * *', timezone: 'UTC' },
+      grace_seconds: 1,
+      heartbeat: { last_ping_at: null, started_at: null },
     });
-    expect(created.heartbeat.ping_url).toMatch(/^\/api\/v1\/ping\/hb_[A-Za-z0-9_-]{32}$/);
+    // Absolute, on the origin the request came to (no PUBLIC_URL here): a job is given it as it is.
+    expect(created.ping_url).toMatch(new RegExp(`^${service.baseUrl}/api/v1/ping/hb_[A-Za-z0-9_-]{32}$`));
     const due = Date.parse(created.heartbeat.next_ping_due_at);
     expect(due - Date.now()).toBeLessThanOrEqual(16_000);
     expect(new Date(due - 1000).getUTCSeconds() % 10).toBe(0);
@@ -89,7 +88,7 @@ describe('heartbeat monitors', () => {
     await until('monitor.down', () => events(created.id).find((event) => event.type === 'monitor.down'));
 
     // Late, the job pings: up again, told once; the next deadline counts from this ping.
-    const late = await ping(created.heartbeat.ping_url);
+    const late = await ping(created.ping_url);
     expect(late.status).toBe(200);
     const receipt = (await late.json()) as Json;
     expect(Date.parse(receipt.received_at)).toBeLessThanOrEqual(Date.now());
@@ -103,8 +102,8 @@ describe('heartbeat monitors', () => {
   }, 45_000);
 
   it('records /fail with its exit code and output, a non-zero exit code as a failure, and times /start to success', async () => {
-    const created = await heartbeatMonitor('Nightly backup', { interval_seconds: 86_400 });
-    const url = created.heartbeat.ping_url as string;
+    const created = await heartbeatMonitor('Nightly backup', { schedule: { interval_seconds: 86_400 } });
+    const url = created.ping_url as string;
 
     expect((await ping(`${url}/start`)).status).toBe(200);
     expect((await monitor(created.id)).heartbeat.started_at).not.toBeNull();
@@ -129,11 +128,19 @@ describe('heartbeat monitors', () => {
     expect((await monitor(created.id)).status).toBe('down');
     await until('monitor.down', () => events(created.id).find((event) => event.type === 'monitor.down'));
 
-    // A success ping with a non-zero exit code is a failure too.
+    // A success ping with a non-zero exit code is a failure too, in the query or as the path's last segment.
     expect((await ping(`${url}?exit_code=1`)).status).toBe(200);
     expect((await checks(created.id))[0]).toMatchObject({ ok: false, message: 'the job failed with exit code 1' });
-    // The fifth ping of the minute is the last one allowed; the sixth is refused, with when to retry.
-    expect((await ping(url)).status).toBe(200);
+    expect((await ping(`${url}/0`)).status).toBe(200);
+    expect((await checks(created.id))[0]).toMatchObject({ ok: true, failure: null, trigger: 'ping' });
+    expect((await monitor(created.id)).status).toBe('up');
+    // The sixth ping of the minute is the last one allowed; the seventh is refused, with when to retry.
+    expect((await ping(`${url}/137`, { method: 'POST', body: 'killed' })).status).toBe(200);
+    expect((await checks(created.id))[0]).toMatchObject({
+      ok: false,
+      failure: 'heartbeat_failed',
+      message: 'the job failed with exit code 137: killed',
+    });
     const limited = await ping(url);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -141,25 +148,30 @@ describe('heartbeat monitors', () => {
   });
 
   it('answers a wrong or rotated secret with the same 404 as an unknown one, and refuses malformed input', async () => {
-    const created = await heartbeatMonitor('Invoices', { interval_seconds: 3600, grace_seconds: 600 });
-    const old = created.heartbeat.ping_url as string;
+    const created = await heartbeatMonitor('Invoices', { schedule: { interval_seconds: 3600 }, grace_seconds: 600 });
+    const old = created.ping_url as string;
     const unknown = await ping(`/api/v1/ping/hb_${'x'.repeat(32)}`);
     const rotated = await key.client.post(`/monitors/${created.id}/heartbeat/rotate`);
     expect(rotated.status).toBe(200);
-    expect(rotated.body.heartbeat.ping_url).not.toBe(old);
+    expect(rotated.body.ping_url).not.toBe(old);
+    expect(rotated.body.ping_url).toMatch(new RegExp(`^${service.baseUrl}/api/v1/ping/hb_`));
     const stale = await ping(old);
     expect([unknown.status, stale.status]).toEqual([404, 404]);
     const [unknownBody, staleBody] = [(await unknown.json()) as Json, (await stale.json()) as Json];
     expect({ ...staleBody, instance: null }).toEqual({ ...unknownBody, instance: null });
     expect(staleBody).toMatchObject({ code: 'not_found', detail: 'Heartbeat not found.' });
-    expect((await ping(rotated.body.heartbeat.ping_url)).status).toBe(200);
+    expect((await ping(rotated.body.ping_url)).status).toBe(200);
+    expect((await ping(`${old}/0`)).status).toBe(404);
 
     expect((await ping('/api/v1/ping/not-a-token')).status).toBe(400);
-    expect((await ping(`${rotated.body.heartbeat.ping_url}?exit_code=256`)).status).toBe(400);
-    const tooLarge = await ping(rotated.body.heartbeat.ping_url, { method: 'POST', body: 'x'.repeat(11 * 1024) });
+    expect((await ping(`${rotated.body.ping_url}?exit_code=256`)).status).toBe(400);
+    expect((await ping(`${rotated.body.ping_url}/256`)).status).toBe(400);
+    expect((await ping(`${rotated.body.ping_url}/done`)).status).toBe(400);
+    const tooLarge = await ping(rotated.body.ping_url, { method: 'POST', body: 'x'.repeat(11 * 1024) });
     expect(tooLarge.status).toBe(413);
     expect(((await tooLarge.json()) as Json).detail).toBe('The request body is larger than 10 KiB.');
     const http = (await key.client.post('/monitors', { name: 'Site', url: 'http://127.0.0.1:9/' })).body;
+    expect(http).toMatchObject({ schedule: null, grace_seconds: null, ping_url: null, heartbeat: null });
     expect((await key.client.post(`/monitors/${http.id}/heartbeat/rotate`)).body.code).toBe('not_a_heartbeat');
     expect((await key.client.post(`/monitors/${created.id}/check`)).body.code).toBe('no_page');
   });
@@ -170,26 +182,36 @@ describe('heartbeat monitors', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.errors.map((error: Json) => error.field)).toContain(field);
     };
-    await refused({ mode: 'heartbeat' }, 'heartbeat');
-    await refused({ mode: 'heartbeat', heartbeat: {} }, 'heartbeat');
-    await refused({ mode: 'heartbeat', heartbeat: { interval_seconds: 60, cron: '0 3 * * *' } }, 'heartbeat');
-    await refused({ mode: 'heartbeat', heartbeat: { cron: 'every night' } }, 'heartbeat.cron');
-    await refused({ mode: 'heartbeat', heartbeat: { cron: '* * * * * *' } }, 'heartbeat.cron');
+    await refused({ mode: 'heartbeat' }, 'schedule');
+    await refused({ mode: 'heartbeat', schedule: {} }, 'schedule');
+    await refused({ mode: 'heartbeat', schedule: 'daily' }, 'schedule');
+    await refused({ mode: 'heartbeat', schedule: { interval_seconds: 60, cron: '0 3 * * *' } }, 'schedule');
+    await refused({ mode: 'heartbeat', schedule: { interval_seconds: 60, timezone: 'UTC' } }, 'schedule.timezone');
+    await refused({ mode: 'heartbeat', schedule: { interval_seconds: 60, every: 'day' } }, 'schedule.every');
+    await refused({ mode: 'heartbeat', schedule: { cron: 'every night' } }, 'schedule.cron');
+    await refused({ mode: 'heartbeat', schedule: { cron: '* * * * * *' } }, 'schedule.cron');
     await refused(
-      { mode: 'heartbeat', heartbeat: { cron: '0 3 * * *', timezone: 'Mars/Olympus' } },
-      'heartbeat.timezone',
+      { mode: 'heartbeat', schedule: { cron: '0 3 * * *', timezone: 'Mars/Olympus' } },
+      'schedule.timezone',
     );
-    await refused({ mode: 'heartbeat', heartbeat: { interval_seconds: 5 } }, 'heartbeat.interval_seconds');
-    await refused({ mode: 'heartbeat', url: 'https://example.com/', heartbeat: { interval_seconds: 60 } }, 'url');
-    await refused({ url: 'https://example.com/', heartbeat: { interval_seconds: 60 } }, 'heartbeat');
+    await refused({ mode: 'heartbeat', schedule: { interval_seconds: 5 } }, 'schedule.interval_seconds');
+    await refused({ mode: 'heartbeat', schedule: { interval_seconds: 60 }, grace_seconds: -1 }, 'grace_seconds');
+    await refused({ mode: 'heartbeat', url: 'https://example.com/', schedule: { interval_seconds: 60 } }, 'url');
+    await refused({ url: 'https://example.com/', schedule: { interval_seconds: 60 } }, 'schedule');
+    await refused({ url: 'https://example.com/', grace_seconds: 60 }, 'grace_seconds');
     await refused({}, 'url');
 
     const nightly = await key.client.post('/monitors', {
       name: 'Nightly',
       mode: 'heartbeat',
-      heartbeat: { cron: '0 3 * * *', timezone: 'Europe/Paris', grace_seconds: 900 },
+      schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' },
+      grace_seconds: 900,
     });
     expect(nightly.status).toBe(201);
+    expect(nightly.body).toMatchObject({
+      schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' },
+      grace_seconds: 900,
+    });
     // 03:00 in Paris, plus 15 minutes.
     const due = new Date(nightly.body.heartbeat.next_ping_due_at);
     const paris = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' });
@@ -202,12 +224,22 @@ describe('heartbeat monitors', () => {
     // The same schedule sent again (as the form does) keeps the deadline; a heartbeat takes no regions.
     const same = await key.client.patch(`/monitors/${nightly.body.id}`, {
       name: 'Nightly (renamed)',
-      heartbeat: { cron: '0 3 * * *', timezone: 'Europe/Paris', grace_seconds: 900 },
+      schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' },
+      grace_seconds: 900,
     });
     expect(same.body.heartbeat.next_ping_due_at).toBe(nightly.body.heartbeat.next_ping_due_at);
     const regions = await key.client.put(`/monitors/${nightly.body.id}/regions`, { regions: ['local'] });
     expect(regions.body.code).toBe('no_page');
-    const hourly = await key.client.patch(`/monitors/${nightly.body.id}`, { heartbeat: { interval_seconds: 3600 } });
-    expect(hourly.body.heartbeat).toMatchObject({ interval_seconds: 3600, cron: null, grace_seconds: 300 });
+    // A new grace alone keeps the schedule, and the same ping is expected: its deadline moves by the difference.
+    const graceful = await key.client.patch(`/monitors/${nightly.body.id}`, { grace_seconds: 1800 });
+    expect(graceful.body).toMatchObject({
+      schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' },
+      grace_seconds: 1800,
+    });
+    expect(Date.parse(graceful.body.heartbeat.next_ping_due_at) - due.getTime()).toBe(900_000);
+    // A new schedule alone keeps the grace.
+    const hourly = await key.client.patch(`/monitors/${nightly.body.id}`, { schedule: { interval_seconds: 3600 } });
+    expect(hourly.body).toMatchObject({ schedule: { interval_seconds: 3600 }, grace_seconds: 1800 });
+    expect(hourly.body.schedule).not.toHaveProperty('timezone');
   });
 });

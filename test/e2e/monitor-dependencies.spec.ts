@@ -43,14 +43,13 @@ describe('monitor dependencies', () => {
       .map((request) => JSON.parse(request.body) as Json)
       .filter((event) => event.data.monitor?.id === monitorId)
       .map((event) => event.type as string);
-  const ping = (monitor: Json, path = '') =>
-    fetch(`${service.baseUrl}${monitor.heartbeat.ping_url}${path}`, { method: 'POST' });
+  const ping = (monitor: Json, path = '') => fetch(`${monitor.ping_url}${path}`, { method: 'POST' });
 
   async function job(name: string, parentId?: string): Promise<Json> {
     const created = await key.client.post('/monitors', {
       name,
       mode: 'heartbeat',
-      heartbeat: { interval_seconds: 86_400 },
+      schedule: { interval_seconds: 86_400 },
       ...(parentId ? { parent_id: parentId } : {}),
     });
     expect(created.status).toBe(201);
@@ -122,7 +121,7 @@ describe('monitor dependencies', () => {
     const theirs = await stranger.client.post('/monitors', {
       name: 'Theirs',
       mode: 'heartbeat',
-      heartbeat: { interval_seconds: 3600 },
+      schedule: { interval_seconds: 3600 },
     });
     await refused(top.id, theirs.body.id, /no such monitor/);
     expect(

@@ -85,6 +85,7 @@ describe('routine checks', () => {
       responseTimeMs: 12,
       failure: null,
       message: null,
+      failedAssertions: null,
       contentHash: row.content_hash,
       certificate: null,
       maintenanceWindowId: null,

@@ -67,7 +67,7 @@ describe('status-page subscribers', () => {
       const created = await key.client.post('/monitors', {
         name,
         mode: 'heartbeat',
-        heartbeat: { interval_seconds: 86_400 },
+        schedule: { interval_seconds: 86_400 },
       });
       monitors[name] = created.body.id;
     }
@@ -146,7 +146,7 @@ describe('status-page subscribers', () => {
     );
 
     const window = await key.client.post('/maintenance-windows', {
-      title: 'Payment provider switch',
+      name: 'Payment provider switch',
       message: 'Card payments pause for a minute.',
       monitor_ids: [monitors.checkout],
       duration_minutes: 30,
@@ -188,12 +188,12 @@ describe('status-page subscribers', () => {
         .filter((request) => request.path === '/blog')
         .map((request) => JSON.parse(request.body) as Json);
     const checkout = await key.client.post('/maintenance-windows', {
-      title: 'Checkout upgrade',
+      name: 'Checkout upgrade',
       monitor_ids: [monitors.checkout],
       duration_minutes: 10,
     });
     const blogWindow = await key.client.post('/maintenance-windows', {
-      title: 'Blog move',
+      name: 'Blog move',
       monitor_ids: [monitors.blog],
       duration_minutes: 10,
     });
@@ -204,10 +204,10 @@ describe('status-page subscribers', () => {
       type: 'maintenance.started',
       status_page: { title: 'Example Shop', url: `https://status.example.test/status/${slug}` },
       incident: null,
-      maintenance: { title: 'Blog move', components: ['Blog'] },
+      maintenance: { name: 'Blog move', components: ['Blog'] },
     });
     await sleep(500);
-    expect(blogHooks().map((hook) => hook.maintenance?.title)).toEqual(['Blog move']);
+    expect(blogHooks().map((hook) => hook.maintenance?.name)).toEqual(['Blog move']);
     for (const window of [checkout, blogWindow]) await key.client.delete(`/maintenance-windows/${window.body.id}`);
 
     const unsubscribe = new URL(told.unsubscribe_url);

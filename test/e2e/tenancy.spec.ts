@@ -59,6 +59,9 @@ const VALID_BODIES: Record<string, unknown> = {
   updateStatusPage: { published: false },
   createIncident: { title: 'Taken over', impact: 'critical', message: 'Down' },
   updateIncident: { status: 'resolved', message: 'Fine' },
+  planDeclaration: { document: { version: 1 } },
+  applyDeclaration: { document: { version: 1 }, fingerprint: 'f'.repeat(64) },
+  updateMaintenanceWindow: { name: 'Taken over' },
 };
 
 /**
@@ -157,6 +160,23 @@ describe("another workspace's resources are a 404 for every operation, with ever
       message: 'Looking',
     });
     ids.incident = incident.body.id;
+    const subscribed = await new ApiClient(service.baseUrl).post(
+      `/status-pages/public/${statusPage.body.slug}/subscribers`,
+      {
+        webhook_url: `${site.origin}/hook`,
+      },
+    );
+    expect(subscribed.status).toBeLessThan(300);
+    const subscribers = await aliceKey.client.get(`/status-pages/${ids.statusPage}/subscribers`);
+    ids.subscriber = subscribers.body.data[0].id;
+    const window = await aliceKey.client.post('/maintenance-windows', {
+      name: 'Database upgrade',
+      monitor_ids: [ids.monitor],
+      starts_at: new Date(Date.now() + 86_400_000).toISOString(),
+      duration_minutes: 30,
+    });
+    expect(window.status).toBe(201);
+    ids.maintenanceWindow = window.body.id;
     const report = await aliceKey.client.post('/reports', {
       name: 'Alice',
       type: 'uptime',
@@ -197,6 +217,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       crawl: ids.crawl,
       'status-pages': ids.statusPage,
       reports: ids.report,
+      'maintenance-windows': ids.maintenanceWindow,
       users: ids.key,
       workspaces: alice.workspaceId,
     };
@@ -208,6 +229,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
               artifact_id: ids.artifact,
               rule_id: ids.rule,
               incident_id: ids.incident,
+              subscriber_id: ids.subscriber,
               run_id: ids.run,
               user_id: alice.id,
               name: resource === 'changes' ? 'after.png' : 'preview.png',
@@ -273,6 +295,10 @@ describe("another workspace's resources are a 404 for every operation, with ever
     expect(connection.body.name).toBe('Acme on GitLab');
     const members = await alice.session.get(`/workspaces/${alice.workspaceId}/members`);
     expect(members.body.data.map((member: Json) => [member.email, member.role])).toEqual([[alice.email, 'admin']]);
+    const window = await aliceKey.client.get(`/maintenance-windows/${ids.maintenanceWindow}`);
+    expect([window.body.name, window.body.ended_at ?? null]).toEqual(['Database upgrade', null]);
+    const subscribers = await aliceKey.client.get(`/status-pages/${ids.statusPage}/subscribers`);
+    expect(subscribers.body.data.map((subscriber: Json) => subscriber.id)).toEqual([ids.subscriber]);
   });
 
   it("lists and exports of workspace B never contain A's rows, even when asked for A's monitor", async () => {
@@ -292,6 +318,7 @@ describe("another workspace's resources are a 404 for every operation, with ever
       ['/crawl'],
       ['/status-pages'],
       ['/reports'],
+      ['/maintenance-windows'],
     ];
     for (const [path, query] of lists) {
       for (const client of [bob.session, bobKey.client]) {

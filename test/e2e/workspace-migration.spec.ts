@@ -37,7 +37,8 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
   // And, from later migrations: what a monitor learned moves and its visual threshold (Migration20261127143315).
   // And Migration20261128005216: its response assertions; Migration20261128030144: the certificate it was served;
   // Migration20261128032318: heartbeats. Migration20261128100542: maintenance in checks and rollups;
-  // Migration20261128101618: a monitor's parent.
+  // Migration20261128101618: a monitor's parent. Migration20261128215657: a check's failed assertions.
+  // Migration20261128222052: the key of the declaration managing it.
   monitors: [
     'workspace_id',
     'created_by_id',
@@ -51,8 +52,9 @@ const ADDED_COLUMNS: Partial<Record<Table, string[]>> = {
     'heartbeat_pinged_at',
     'heartbeat_started_at',
     'parent_id',
+    'declaration_key',
   ],
-  monitor_checks: ['certificate', 'maintenance_window_id'],
+  monitor_checks: ['certificate', 'maintenance_window_id', 'failed_assertions'],
   monitor_check_rollups: ['maintenance'],
   changes: ['workspace_id', 'visual', 'metadata', 'diff_screenshot_key'],
   // Migration20261127225317: a release check's source.

@@ -87,6 +87,8 @@ function closeObjects(schema: unknown): unknown {
 export interface NormalizeOptions {
   /** Request bodies refuse unknown fields (the validation pipe's forbidNonWhitelisted), so say so. */
   closeRequestBodies?: boolean;
+  /** Operations answering a document the API also takes (a declaration's export): closed like a request body. */
+  closeResponsesOf?: string[];
 }
 
 /** Every operation of a document in canonical form, keyed `METHOD /path`. */
@@ -131,7 +133,10 @@ export function normalizeOperations(document: Json, options: NormalizeOptions = 
         responses: Object.fromEntries(
           Object.entries(operation.responses as Json).map(([status, response]) => [
             status,
-            content(resolve(response as Json), false) ?? null,
+            content(
+              resolve(response as Json),
+              status.startsWith('2') && options.closeResponsesOf?.includes(operation.operationId) === true,
+            ) ?? null,
           ]),
         ),
       };

@@ -35,13 +35,12 @@ describe('monitor dependencies in the web interface (real Chromium against the r
   let other: Json;
 
   const url = (path: string) => `${service.baseUrl}${path}`;
-  const ping = (monitor: Json, path = '') =>
-    fetch(`${service.baseUrl}${monitor.heartbeat.ping_url}${path}`, { method: 'POST' });
+  const ping = (monitor: Json, path = '') => fetch(`${monitor.ping_url}${path}`, { method: 'POST' });
   const job = async (name: string): Promise<Json> => {
     const created = await person.session.post('/monitors', {
       name,
       mode: 'heartbeat',
-      heartbeat: { interval_seconds: 86_400 },
+      schedule: { interval_seconds: 86_400 },
     });
     expect(created.status).toBe(201);
     return created.body;

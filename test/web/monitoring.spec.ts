@@ -138,7 +138,7 @@ describe('monitoring in the web interface (real Chromium against the real servic
       selector: 'main',
       regions: ['local'],
       tracked_values: [{ name: 'team', selector: '.team', kind: 'price' }],
-      assertions: [{ source: 'css_text', property: 'h1', operator: 'contains', value: 'Pricing' }],
+      assertions: [{ type: 'css_text', property: 'h1', operator: 'contains', value: 'Pricing' }],
     });
     expect(await text(page.locator('.monitor-facts'))).toMatch(/text of h1 contains Pricing/);
 
@@ -407,8 +407,11 @@ describe('monitoring in the web interface (real Chromium against the real servic
     const results = page.getByRole('region', { name: 'Recent results' });
     await results.getByText('No results yet').waitFor();
 
-    // The job pings /fail with an exit code; the page shows it once reloaded.
-    expect((await fetch(`${pingUrl}/fail?exit_code=2`, { method: 'POST', body: 'tar: disk full' })).status).toBe(200);
+    // The job pings its exit code, as the card's crontab line does; the page shows the failure once reloaded.
+    expect(await text(page.getByRole('region', { name: 'Heartbeat' }).locator('pre'))).toBe(
+      `backup.sh; curl -fsS -m 10 --retry 3 ${pingUrl}/$?`,
+    );
+    expect((await fetch(`${pingUrl}/2`, { method: 'POST', body: 'tar: disk full' })).status).toBe(200);
     await page.reload();
     await results.locator('tbody tr').first().waitFor();
     expect(await text(results.locator('tbody tr').first())).toMatch(
@@ -423,7 +426,7 @@ describe('monitoring in the web interface (real Chromium against the real servic
     const rotated = await page.getByLabel('Ping URL', { exact: true }).inputValue();
     expect(rotated).not.toBe(pingUrl);
     expect((await fetch(pingUrl)).status).toBe(404);
-    expect((await person.session.get(`/monitors/${id}`)).body.heartbeat.ping_url).toBe(new URL(rotated).pathname);
+    expect((await person.session.get(`/monitors/${id}`)).body.ping_url).toBe(rotated);
 
     const phone = await newContext(browser, { viewport: { width: 390, height: 844 } });
     try {

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DeclarationKeyProperty } from '../../common/validation/declaration-key';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -150,6 +151,9 @@ export class AlertDestinationDto {
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   created_at: string;
+
+  @DeclarationKeyProperty()
+  declaration_key: string | null;
 }
 
 export class AlertDestinationWithSecretDto extends AlertDestinationDto {
@@ -283,6 +287,9 @@ export class AlertRuleDto {
 
   @ApiProperty({ enum: RULE_STATES, enumName: 'RuleState' })
   state: RuleState;
+
+  @DeclarationKeyProperty()
+  declaration_key: string | null;
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   created_at: string;

@@ -45,12 +45,22 @@ export interface DestinationConfig {
     'create unique index "alert_destinations_code_host_namespace_unique" on "alert_destinations" ' +
     `("workspace_id", "type", lower("config"->>'namespace')) where "type" in ('github', 'gitlab')`,
 })
+// A declaration's logical key names one resource (DeclarationsService).
+@Index({
+  name: 'alert_destinations_declaration_key_unique',
+  expression:
+    'create unique index "alert_destinations_declaration_key_unique" on "alert_destinations" ("workspace_id", "declaration_key") where "declaration_key" is not null',
+})
 export class AlertDestination {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
   @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
   workspace: Workspace;
+
+  /** The logical key of the declaration managing it; null when it is managed by hand. */
+  @Property({ type: 'text', nullable: true })
+  declarationKey: string | null = null;
 
   @Property({ type: 'text' })
   name: string;

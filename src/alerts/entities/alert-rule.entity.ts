@@ -11,12 +11,22 @@ export type RuleState = (typeof RULE_STATES)[number];
 /** A monitor's alert rule, with the state of its current incident. Changed only under the monitor's row lock. */
 @Entity({ tableName: 'alert_rules' })
 @Index({ properties: ['monitor', 'createdAt'] })
+// A declaration's logical key names one resource (DeclarationsService).
+@Index({
+  name: 'alert_rules_declaration_key_unique',
+  expression:
+    'create unique index "alert_rules_declaration_key_unique" on "alert_rules" ("monitor_id", "declaration_key") where "declaration_key" is not null',
+})
 export class AlertRule {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
   @ManyToOne(() => Monitor, { deleteRule: 'cascade' })
   monitor: Monitor;
+
+  /** The logical key of the declaration managing it; null when it is managed by hand. */
+  @Property({ type: 'text', nullable: true })
+  declarationKey: string | null = null;
 
   @Property({ type: 'text' })
   event: RuleEvent;

@@ -40,6 +40,7 @@ export const PROBLEM_CODES = {
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
   check_timed_out: { status: 503, title: 'The check did not finish in time' },
+  plan_stale: { status: 409, title: 'The workspace changed since the plan' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

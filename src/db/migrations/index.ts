@@ -21,6 +21,8 @@ import { Migration20261128100542 } from './Migration20261128100542';
 import { Migration20261128101618 } from './Migration20261128101618';
 import { Migration20261128102238 } from './Migration20261128102238';
 import { Migration20261128113000 } from './Migration20261128113000';
+import { Migration20261128215657 } from './Migration20261128215657';
+import { Migration20261128222052 } from './Migration20261128222052';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -59,4 +61,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128102238', class: Migration20261128102238 },
   /** Room on the monitors' pages and a sooner autovacuum: they are updated every check. */
   { name: 'Migration20261128113000', class: Migration20261128113000 },
+  /** A check's failed assertions with the values read; assertions name what they read `type` (DESIGN's names). */
+  { name: 'Migration20261128215657', class: Migration20261128215657 },
+  /** Declarations: the logical key of each resource a declaration manages. */
+  { name: 'Migration20261128222052', class: Migration20261128222052 },
 ];

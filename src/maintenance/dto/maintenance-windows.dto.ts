@@ -2,23 +2,25 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsUUID, ValidateIf } from 'class-validator';
 import { applyDecorators } from '@nestjs/common';
 import { PageOf } from '../../common/pagination/pagination';
-import { BooleanField, DateTimeField, EnumField, IntField, TextField } from '../../common/validation/fields';
+import { DateTimeField, EnumField, IntField, TextField } from '../../common/validation/fields';
 import {
-  MAINTENANCE_MODES,
+  MAINTENANCE_EFFECTS,
   MAINTENANCE_STATUSES,
-  type MaintenanceMode,
+  type MaintenanceEffect,
   type MaintenanceStatus,
 } from '../maintenance-calendar';
+import { MAX_DURATION_MINUTES } from '../window-duration';
 
-const RECURRENCE = {
+const RRULE = {
   source: '^FREQ=[A-Z]+(;[A-Z]+=[-A-Za-z0-9,+:]+)*$',
   message: 'must be an RRULE such as FREQ=WEEKLY;BYDAY=SU',
 };
-const RECURRENCE_DESCRIPTION =
+const RRULE_DESCRIPTION =
   'An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance `FREQ=WEEKLY;BYDAY=SU` ' +
   'or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or left out: one-off.';
 const TIMEZONE_DESCRIPTION =
   'An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`.';
+const DURATION_DESCRIPTION = 'How long it lasts (each occurrence, for a recurring window). Instead of `ends_at`.';
 
 /** Up to 1000 distinct monitor ids (which of them are the workspace's is the service's question). */
 function MonitorIdsField(options: { description?: string } = {}): PropertyDecorator {
@@ -40,65 +42,35 @@ function MonitorIdsField(options: { description?: string } = {}): PropertyDecora
   );
 }
 
+/** Exactly one of `ends_at` and `duration_minutes` (the service checks that, and the limits of `ends_at`). */
 export class CreateMaintenanceWindowDto {
   @TextField({ maxLength: 200 })
-  title: string;
+  name: string;
 
   @TextField({ optional: true, nullable: true, maxLength: 2000, description: 'Shown on status pages; null for none.' })
   message?: string | null;
 
-  @EnumField(MAINTENANCE_MODES, 'MaintenanceMode', { optional: true, description: 'Defaults to `mute_alerts`.' })
-  mode?: MaintenanceMode;
+  @EnumField(MAINTENANCE_EFFECTS, 'MaintenanceEffect', { optional: true, description: 'Defaults to `mute_alerts`.' })
+  effect?: MaintenanceEffect;
 
-  @BooleanField({
-    optional: true,
-    description: 'Defaults to false; when true, `monitor_ids` must be empty or left out.',
+  @MonitorIdsField({
+    description:
+      "The workspace's monitors to cover; empty or left out, every monitor of the workspace (those created later included).",
   })
-  all_monitors?: boolean;
-
-  @MonitorIdsField({ description: "The workspace's monitors to cover; at least one unless `all_monitors`." })
   monitor_ids?: string[];
 
   @DateTimeField({ optional: true, description: 'Defaults to now (start now).' })
   starts_at?: Date;
 
-  @IntField({ min: 1, max: 10_080 })
-  duration_minutes: number;
-
-  @TextField({
+  @DateTimeField({
     optional: true,
-    nullable: true,
-    minLength: 6,
-    maxLength: 500,
-    pattern: RECURRENCE,
-    description: RECURRENCE_DESCRIPTION,
+    description:
+      'When it ends (each occurrence lasts as long): after `starts_at`, at most 7 days later, rounded up to a whole ' +
+      'minute after it. Instead of `duration_minutes`.',
   })
-  recurrence?: string | null;
+  ends_at?: Date;
 
-  @TextField({ optional: true, maxLength: 64, description: TIMEZONE_DESCRIPTION })
-  timezone?: string;
-}
-
-export class UpdateMaintenanceWindowDto {
-  @TextField({ optional: true, maxLength: 200 })
-  title?: string;
-
-  @TextField({ optional: true, nullable: true, maxLength: 2000, description: 'Shown on status pages; null for none.' })
-  message?: string | null;
-
-  @EnumField(MAINTENANCE_MODES, 'MaintenanceMode', { optional: true })
-  mode?: MaintenanceMode;
-
-  @BooleanField({ optional: true })
-  all_monitors?: boolean;
-
-  @MonitorIdsField()
-  monitor_ids?: string[];
-
-  @DateTimeField({ optional: true })
-  starts_at?: Date;
-
-  @IntField({ optional: true, min: 1, max: 10_080 })
+  @IntField({ optional: true, min: 1, max: MAX_DURATION_MINUTES, description: DURATION_DESCRIPTION })
   duration_minutes?: number;
 
   @TextField({
@@ -106,10 +78,55 @@ export class UpdateMaintenanceWindowDto {
     nullable: true,
     minLength: 6,
     maxLength: 500,
-    pattern: RECURRENCE,
-    description: RECURRENCE_DESCRIPTION,
+    pattern: RRULE,
+    description: RRULE_DESCRIPTION,
   })
-  recurrence?: string | null;
+  rrule?: string | null;
+
+  @TextField({ optional: true, maxLength: 64, description: TIMEZONE_DESCRIPTION })
+  timezone?: string;
+}
+
+/** At most one of `ends_at` and `duration_minutes`. */
+export class UpdateMaintenanceWindowDto {
+  @TextField({ optional: true, maxLength: 200 })
+  name?: string;
+
+  @TextField({ optional: true, nullable: true, maxLength: 2000, description: 'Shown on status pages; null for none.' })
+  message?: string | null;
+
+  @EnumField(MAINTENANCE_EFFECTS, 'MaintenanceEffect', { optional: true })
+  effect?: MaintenanceEffect;
+
+  @MonitorIdsField({
+    description:
+      "The workspace's monitors to cover; empty, every monitor of the workspace (those created later included).",
+  })
+  monitor_ids?: string[];
+
+  @DateTimeField({ optional: true })
+  starts_at?: Date;
+
+  @DateTimeField({
+    optional: true,
+    description:
+      "When it ends, counted from `starts_at` (the one sent, else the window's): after it, at most 7 days later, " +
+      'rounded up to a whole minute after it. Instead of `duration_minutes`.',
+  })
+  ends_at?: Date;
+
+  @IntField({ optional: true, min: 1, max: MAX_DURATION_MINUTES, description: DURATION_DESCRIPTION })
+  duration_minutes?: number;
+
+  @TextField({
+    optional: true,
+    nullable: true,
+    minLength: 6,
+    maxLength: 500,
+    pattern: RRULE,
+    description: RRULE_DESCRIPTION,
+  })
+  rrule?: string | null;
 
   @TextField({ optional: true, maxLength: 64, description: TIMEZONE_DESCRIPTION })
   timezone?: string;
@@ -128,31 +145,43 @@ export class MaintenanceWindowDto {
   id: string;
 
   @ApiProperty()
-  title: string;
+  name: string;
 
   @ApiProperty({ type: 'string', nullable: true })
   message: string | null;
 
-  @ApiProperty({ enum: MAINTENANCE_MODES, enumName: 'MaintenanceMode' })
-  mode: MaintenanceMode;
+  @ApiProperty({ enum: MAINTENANCE_EFFECTS, enumName: 'MaintenanceEffect' })
+  effect: MaintenanceEffect;
 
-  @ApiProperty()
-  all_monitors: boolean;
-
-  @ApiProperty({ type: 'string', format: 'uuid', isArray: true })
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    isArray: true,
+    description: 'Empty when it covers every monitor of the workspace.',
+  })
   monitor_ids: string[];
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   starts_at: string;
 
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: '`starts_at` plus the duration: the end of the occurrence that begins at `starts_at`.',
+  })
+  ends_at: string;
+
   @ApiProperty({ type: 'integer' })
   duration_minutes: number;
 
   @ApiProperty({ type: 'string', nullable: true })
-  recurrence: string | null;
+  rrule: string | null;
 
   @ApiProperty()
   timezone: string;
+
+  @ApiProperty({ description: 'Whether an occurrence is under way now (`status` is `active`).' })
+  active: boolean;
 
   @ApiProperty({ enum: MAINTENANCE_STATUSES, enumName: 'MaintenanceStatus' })
   status: MaintenanceStatus;

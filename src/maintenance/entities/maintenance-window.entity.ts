@@ -3,7 +3,7 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { WorkspaceScoped } from '../../common/tenancy/workspace-scope';
 import { Workspace } from '../../workspaces/entities/workspace.entity';
-import type { MaintenanceMode, WindowTimes } from '../maintenance-calendar';
+import type { MaintenanceEffect, WindowTimes } from '../maintenance-calendar';
 
 /**
  * A maintenance window: one-off, or recurring by an RRULE at a wall-clock time of its time zone. Which occurrence is
@@ -22,16 +22,21 @@ export class MaintenanceWindow implements WindowTimes {
   @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
   workspace: Workspace;
 
+  /** The API's `name`. */
   @Property({ type: 'text' })
   title: string;
 
   @Property({ type: 'text', nullable: true })
   message: string | null = null;
 
+  /** The API's `effect`. */
   @Property({ type: 'text' })
-  mode: MaintenanceMode & Opt = 'mute_alerts';
+  mode: MaintenanceEffect & Opt = 'mute_alerts';
 
-  /** Covers every monitor of the workspace, those created later included. */
+  /**
+   * Covers every monitor of the workspace, those created later included: set exactly when `monitorIds` is empty (the
+   * API's empty `monitor_ids`), and kept as a column for the checks' SQL that joins windows to monitors.
+   */
   @Property({ type: 'boolean' })
   allMonitors: boolean & Opt = false;
 
@@ -44,6 +49,7 @@ export class MaintenanceWindow implements WindowTimes {
   @Property({ type: 'integer' })
   durationMinutes: number;
 
+  /** The API's `rrule`. */
   @Property({ type: 'text', nullable: true })
   recurrence: string | null = null;
 

@@ -1,8 +1,8 @@
 import {
   ASSERTION_OPERATORS,
-  ASSERTION_SOURCES,
+  ASSERTION_TYPES,
   type AssertionOperator,
-  type AssertionSource,
+  type AssertionType,
   type TrackedValueKind,
 } from '../../../libs/page-check';
 import { PageQueryOf } from '../../common/pagination/pagination';
@@ -26,6 +26,8 @@ import {
   type MonitorMode,
   type MonitorStatus,
 } from '../entities/monitor.entity';
+import { DEFAULT_GRACE_SECONDS, type HeartbeatScheduleInput } from '../heartbeat-schedule';
+import { ScheduleField } from './heartbeat.dto';
 
 export const TRACKED_VALUE_KINDS = ['price', 'number', 'text'] as const;
 export const MAX_MONITORS_PER_PAGE = 500;
@@ -54,13 +56,13 @@ export class ExpectedStatusDto {
 }
 
 export class MonitorAssertionInputDto {
-  @EnumField(ASSERTION_SOURCES, 'AssertionSource')
-  source: AssertionSource;
+  @EnumField(ASSERTION_TYPES, 'AssertionType')
+  type: AssertionType;
 
   @TextField({
     optional: true,
     maxLength: 500,
-    description: "The header's name, the JSONPath expression or the CSS selector; only for those sources.",
+    description: "The header's name, the JSONPath expression or the CSS selector; only for those types.",
   })
   property?: string;
 
@@ -70,7 +72,7 @@ export class MonitorAssertionInputDto {
   @TextField({
     optional: true,
     maxLength: 1000,
-    description: 'What to compare with (a number for the comparisons and for `status_code`).',
+    description: 'What to compare with (a number for the comparisons and for `status`).',
   })
   value?: string;
 }
@@ -79,20 +81,9 @@ export class MonitorAssertionInputDto {
 const AssertionsField = (description: string) =>
   NestedArrayField(() => MonitorAssertionInputDto, { optional: true, minItems: 0, maxItems: 20, description });
 
-/** When a heartbeat monitor expects its pings (`heartbeatScheduleOf` checks that they make one schedule). */
-export class HeartbeatInputDto {
-  @IntField({ optional: true, min: 10, max: 2_592_000 })
-  interval_seconds?: number;
-
-  @TextField({ optional: true, minLength: 5, maxLength: 100, description: 'For instance `0 3 * * *`, or `@daily`.' })
-  cron?: string;
-
-  @TextField({ optional: true, maxLength: 64, description: 'An IANA time zone for `cron`. Defaults to `UTC`.' })
-  timezone?: string;
-
-  @IntField({ optional: true, min: 0, max: 86_400, description: 'How late a ping may be before it is missed.' })
-  grace_seconds?: number;
-}
+/** `grace_seconds`: heartbeat monitors only. */
+const GraceField = (options: { description: string; default?: number }) =>
+  IntField({ optional: true, min: 0, max: 86_400, ...options });
 
 export class CreateMonitorDto {
   @TextField({ maxLength: 200 })
@@ -112,8 +103,14 @@ export class CreateMonitorDto {
   })
   url?: string;
 
-  @NestedField(() => HeartbeatInputDto, { optional: true })
-  heartbeat?: HeartbeatInputDto;
+  @ScheduleField('`heartbeat` monitors, which require it (and only they take it): when pings are expected.')
+  schedule?: HeartbeatScheduleInput;
+
+  @GraceField({
+    description: '`heartbeat` monitors only: how late a ping may be before it is missed.',
+    default: DEFAULT_GRACE_SECONDS,
+  })
+  grace_seconds?: number;
 
   @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
   mode?: MonitorMode;
@@ -186,8 +183,11 @@ export class UpdateMonitorDto {
   @HttpUrlField({ optional: true, description: 'A public http(s) URL without credentials.' })
   url?: string;
 
-  @NestedField(() => HeartbeatInputDto, { optional: true })
-  heartbeat?: HeartbeatInputDto;
+  @ScheduleField('`heartbeat` monitors only: replaces when pings are expected; the next deadline counts from now.')
+  schedule?: HeartbeatScheduleInput;
+
+  @GraceField({ description: '`heartbeat` monitors only: how late a ping may be before it is missed.' })
+  grace_seconds?: number;
 
   @EnumField(MONITOR_MODES, 'MonitorMode', { optional: true })
   mode?: MonitorMode;

@@ -1,14 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { DeclarationKeyProperty } from '../../common/validation/declaration-key';
 import {
   ASSERTION_OPERATORS,
-  ASSERTION_SOURCES,
+  ASSERTION_TYPES,
   type AssertionOperator,
-  type AssertionSource,
+  type AssertionType,
   type CheckFailure,
 } from '../../../libs/page-check';
 import { PageOf } from '../../common/pagination/pagination';
 import { CHECK_TRIGGERS, type CheckTrigger } from '../entities/monitor-check.entity';
 import { MONITOR_MODES, MONITOR_STATUSES, type MonitorMode, type MonitorStatus } from '../entities/monitor.entity';
+import { type HeartbeatScheduleDto, SCHEDULE_ANSWER } from './heartbeat.dto';
 import { ExpectedStatusDto, TrackedValueSpecDto, TRACKED_VALUE_KINDS } from './monitor-requests.dto';
 
 export const CHECK_FAILURES = [
@@ -34,8 +36,8 @@ const nullableString = { type: 'string', nullable: true } as const;
 const nullableDateTime = { type: 'string', format: 'date-time', nullable: true } as const;
 
 export class MonitorAssertionDto {
-  @ApiProperty({ enum: ASSERTION_SOURCES, enumName: 'AssertionSource' })
-  source: AssertionSource;
+  @ApiProperty({ enum: ASSERTION_TYPES, enumName: 'AssertionType' })
+  type: AssertionType;
 
   @ApiProperty(nullableString)
   property: string | null;
@@ -45,6 +47,14 @@ export class MonitorAssertionDto {
 
   @ApiProperty(nullableString)
   value: string | null;
+}
+
+export class FailedAssertionDto extends MonitorAssertionDto {
+  @ApiProperty({ ...nullableString, description: 'The value read, as text; null when there was none to read.' })
+  actual: string | null;
+
+  @ApiProperty({ type: 'string', description: 'The failure in words, e.g. `$.temp is 83, expected < 80`.' })
+  message: string;
 }
 
 export class ServedCertificateDto {
@@ -79,22 +89,8 @@ export class ServedCertificateDto {
   days_left: number;
 }
 
+/** A heartbeat monitor's run state. */
 export class HeartbeatDto {
-  @ApiProperty({ type: 'string', description: 'The secret URL a job pings.' })
-  ping_url: string;
-
-  @ApiProperty({ type: 'integer', nullable: true })
-  interval_seconds: number | null;
-
-  @ApiProperty({ type: 'string', nullable: true })
-  cron: string | null;
-
-  @ApiProperty({ type: 'string' })
-  timezone: string;
-
-  @ApiProperty({ type: 'integer' })
-  grace_seconds: number;
-
   @ApiProperty({ ...nullableDateTime, description: 'The last success or failure ping.' })
   last_ping_at: string | null;
 
@@ -174,7 +170,28 @@ export class MonitorDto {
   })
   certificate: ServedCertificateDto | null;
 
-  @ApiProperty({ type: () => HeartbeatDto, nullable: true, description: '`heartbeat` monitors: the ping URL.' })
+  @ApiProperty({
+    ...SCHEDULE_ANSWER,
+    description: '`heartbeat` monitors: when pings are expected; null for the others.',
+  })
+  schedule: HeartbeatScheduleDto | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: '`heartbeat` monitors: how late a ping may be.' })
+  grace_seconds: number | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    nullable: true,
+    description: '`heartbeat` monitors: the secret URL a job pings; null for the others.',
+  })
+  ping_url: string | null;
+
+  @ApiProperty({
+    type: () => HeartbeatDto,
+    nullable: true,
+    description: '`heartbeat` monitors: the last ping and the running job; null for the others.',
+  })
   heartbeat: HeartbeatDto | null;
 
   @ApiProperty({
@@ -186,6 +203,9 @@ export class MonitorDto {
       "listed on the parent's `held-alerts`); its checks and history go on, and recoveries are still sent.",
   })
   parent_id: string | null;
+
+  @DeclarationKeyProperty()
+  declaration_key: string | null;
 
   @ApiProperty({ type: 'boolean' })
   badge_enabled: boolean;
@@ -238,6 +258,12 @@ export class CheckResultDto {
 
   @ApiProperty(nullableString)
   message: string | null;
+
+  @ApiProperty({
+    type: () => [FailedAssertionDto],
+    description: "The monitor's assertions the response did not meet, each with the value read.",
+  })
+  failed_assertions: FailedAssertionDto[];
 
   @ApiProperty({ ...nullableString, description: 'SHA-256 of the watched text.' })
   content_hash: string | null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Opt } from '@mikro-orm/core';
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { ServedCertificate } from '../../../libs/net-guard';
-import type { CheckFailure } from '../../../libs/page-check';
+import type { CheckFailure, FailedAssertion } from '../../../libs/page-check';
 import { Monitor } from './monitor.entity';
 
 export const CHECK_TRIGGERS = ['scheduled', 'manual', 'ping'] as const;
@@ -49,6 +49,10 @@ export class MonitorCheck {
 
   @Property({ type: 'text', nullable: true })
   message: string | null;
+
+  /** The assertions the response did not meet (failure `assertion`), with the values read; null for none. */
+  @Property({ type: 'json', nullable: true })
+  failedAssertions: FailedAssertion[] | null = null;
 
   @Property({ type: 'text', nullable: true })
   contentHash: string | null;

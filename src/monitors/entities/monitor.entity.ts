@@ -45,12 +45,22 @@ export const monitorFolder = (monitorId: string) => `monitors/${monitorId}`;
   name: 'monitors_due_index',
   expression: 'create index "monitors_due_index" on "monitors" ("next_check_at") where not "paused"',
 })
+// A declaration's logical key names one resource (DeclarationsService).
+@Index({
+  name: 'monitors_declaration_key_unique',
+  expression:
+    'create unique index "monitors_declaration_key_unique" on "monitors" ("workspace_id", "declaration_key") where "declaration_key" is not null',
+})
 export class Monitor {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
   @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
   workspace: Workspace;
+
+  /** The logical key of the declaration managing it; null when it is managed by hand. */
+  @Property({ type: 'text', nullable: true })
+  declarationKey: string | null = null;
 
   /** Who created it; null once that person is deleted (the monitor stays with the workspace). */
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })

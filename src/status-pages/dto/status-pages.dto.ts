@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DeclarationKeyProperty } from '../../common/validation/declaration-key';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsString, IsUUID, Length, Matches, ValidateIf } from 'class-validator';
 import { PageOf } from '../../common/pagination/pagination';
 import {
@@ -160,6 +161,9 @@ export class StatusPageDto {
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   updated_at: string;
+
+  @DeclarationKeyProperty()
+  declaration_key: string | null;
 }
 
 export class StatusPageListDto extends PageOf(StatusPageDto, 'StatusPageList') {}
@@ -244,7 +248,7 @@ export class PublicStatusDayDto {
 
 export class PublicMaintenanceDto {
   @ApiProperty()
-  title: string;
+  name: string;
 
   @ApiProperty({ type: 'string', nullable: true })
   message: string | null;

@@ -18,12 +18,22 @@ export interface StatusPageComponent {
 @Entity({ tableName: 'status_pages' })
 @WorkspaceScoped()
 @Index({ properties: ['workspace', 'createdAt'] })
+// A declaration's logical key names one resource (DeclarationsService).
+@Index({
+  name: 'status_pages_declaration_key_unique',
+  expression:
+    'create unique index "status_pages_declaration_key_unique" on "status_pages" ("workspace_id", "declaration_key") where "declaration_key" is not null',
+})
 export class StatusPage {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
 
   @ManyToOne(() => Workspace, { deleteRule: 'cascade' })
   workspace: Workspace;
+
+  /** The logical key of the declaration managing it; null when it is managed by hand. */
+  @Property({ type: 'text', nullable: true })
+  declarationKey: string | null = null;
 
   /** Unique across the service: the public address. */
   @Property({ type: 'text' })

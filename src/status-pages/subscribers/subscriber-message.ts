@@ -47,7 +47,7 @@ function words(
     case 'maintenance.started':
     case 'maintenance.ended':
       return {
-        subject: `[${page.title}] Maintenance ${kind === 'maintenance.started' ? 'started' : 'ended'}: ${maintenance!.title}`,
+        subject: `[${page.title}] Maintenance ${kind === 'maintenance.started' ? 'started' : 'ended'}: ${maintenance!.name}`,
         lines: [
           kind === 'maintenance.started'
             ? `Maintenance began at ${maintenance!.starts_at} and is planned to end at ${maintenance!.ends_at}.`

@@ -59,7 +59,7 @@ export async function noticeMaintenance(
   });
   for (const page of pages) {
     const maintenance: PublicMaintenanceDto = {
-      title: window.title,
+      name: window.title,
       message: window.message,
       starts_at: occurrence.startsAt.toISOString(),
       ends_at: occurrence.endsAt.toISOString(),

@@ -1,10 +1,10 @@
 import { Badge } from '../components/Badge';
 import type { RadioOption } from '../components/RadioField';
 import { plural } from '../format';
-import type { MaintenanceMode, MaintenanceStatus, MaintenanceWindow, Monitor } from '../types';
+import type { MaintenanceEffect, MaintenanceStatus, MaintenanceWindow, Monitor } from '../types';
 
-/** What each mode does, as the form offers it and as the list says it was chosen. */
-export const MODES: (RadioOption<MaintenanceMode> & { word: string })[] = [
+/** What each effect does, as the form offers it and as the list says it was chosen. */
+export const EFFECTS: (RadioOption<MaintenanceEffect> & { word: string })[] = [
   {
     value: 'mute_alerts',
     label: 'Mute alerts',
@@ -19,7 +19,7 @@ export const MODES: (RadioOption<MaintenanceMode> & { word: string })[] = [
   },
 ];
 
-export const modeWord = (mode: MaintenanceMode) => MODES.find((item) => item.value === mode)!.word;
+export const effectWord = (effect: MaintenanceEffect) => EFFECTS.find((item) => item.value === effect)!.word;
 
 const STATUS: Record<MaintenanceStatus, { label: string; tone: string }> = {
   scheduled: { label: 'Scheduled', tone: 'info' },
@@ -37,9 +37,12 @@ export function MaintenanceStatusBadge({ status }: { status: MaintenanceStatus }
   );
 }
 
-/** What a window covers, in words: every monitor, or the names of its monitors (those deleted since, as such). */
+/**
+ * What a window covers, in words: every monitor (no monitor named), or the names of its monitors (those deleted since,
+ * as such).
+ */
 export function coversText(maintenance: MaintenanceWindow, monitors: readonly Monitor[] | null): string {
-  if (maintenance.all_monitors) return 'All monitors';
+  if (maintenance.monitor_ids.length === 0) return 'All monitors';
   if (!monitors) return plural(maintenance.monitor_ids.length, 'chosen monitor');
   const named = new Map(monitors.map((monitor) => [monitor.id, monitor.name]));
   return maintenance.monitor_ids.map((id) => named.get(id) ?? 'a deleted monitor').join(', ');

@@ -26,9 +26,9 @@ const DELETE_EFFECT: Record<MaintenanceWindow['status'], string> = {
 
 /** What a new window's creation tells: under way until when, or when it first starts. */
 function createdNote(created: MaintenanceWindow): string {
-  if (created.current) return `Started “${created.title}”: under way until ${formatDateTime(created.current.ends_at)}.`;
-  if (created.next) return `Scheduled “${created.title}” for ${formatDateTime(created.next.starts_at)}.`;
-  return `Created “${created.title}”; it has no occurrence to come.`;
+  if (created.current) return `Started “${created.name}”: under way until ${formatDateTime(created.current.ends_at)}.`;
+  if (created.next) return `Scheduled “${created.name}” for ${formatDateTime(created.next.starts_at)}.`;
+  return `Created “${created.name}”; it has no occurrence to come.`;
 }
 
 /** `/maintenance`: the workspace's maintenance windows, a form to start or schedule one; end one now, delete one. */
@@ -113,7 +113,7 @@ export function MaintenancePage({ me }: { me: CurrentUser }) {
                     mayWrite={mayWrite}
                     onEnded={(ended) => {
                       replace(ended);
-                      setMessage(`Ended “${ended.title}” now.`);
+                      setMessage(`Ended “${ended.name}” now.`);
                     }}
                     onDelete={() => setDeleting(maintenance)}
                   />
@@ -126,13 +126,13 @@ export function MaintenancePage({ me }: { me: CurrentUser }) {
 
       {deleting ? (
         <ConfirmDialog
-          title={`Delete “${deleting.title}”?`}
+          title={`Delete “${deleting.name}”?`}
           confirmLabel="Delete maintenance window"
           busyLabel="Deleting…"
           onConfirm={async () => {
             await ok(api.DELETE('/maintenance-windows/{id}', { params: { path: { id: deleting.id } } }));
             setDeleting(null);
-            setMessage(`Deleted “${deleting.title}”.`);
+            setMessage(`Deleted “${deleting.name}”.`);
             windows.mutate((list) => ({ ...list, data: list.data.filter((item) => item.id !== deleting.id) }));
             windows.reload();
             setDeletions((count) => count + 1);

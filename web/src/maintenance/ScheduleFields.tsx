@@ -64,7 +64,7 @@ export function ScheduleFields({
         onChange={(value) => set('repeat', value)}
         options={repeatOptions(schedule.starts)}
         hint="Each time for the same duration, at the start’s time of day."
-        error={fieldError(error, 'recurrence')}
+        error={fieldError(error, 'rrule')}
       />
     </>
   );

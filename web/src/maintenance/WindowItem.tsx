@@ -4,7 +4,7 @@ import { ProblemAlert } from '../components/ProblemAlert';
 import { formatDateTime } from '../format';
 import { useItemAction } from '../hooks/useItemAction';
 import type { MaintenanceOccurrence, MaintenanceWindow, Monitor } from '../types';
-import { coversText, MaintenanceStatusBadge, modeWord } from './MaintenanceBits';
+import { coversText, effectWord, MaintenanceStatusBadge } from './MaintenanceBits';
 import { durationText, recurrenceText } from './maintenance-times';
 
 const span = (occurrence: MaintenanceOccurrence) =>
@@ -14,10 +14,10 @@ const span = (occurrence: MaintenanceOccurrence) =>
 function timeFact(maintenance: MaintenanceWindow): { term: string; value: string } {
   if (maintenance.current) return { term: 'Under way', value: span(maintenance.current) };
   if (maintenance.next) return { term: 'Next', value: span(maintenance.next) };
-  if (maintenance.recurrence) return { term: 'Next', value: 'None to come' };
+  if (maintenance.rrule) return { term: 'Next', value: 'None to come' };
   // A one-off window's only occurrence, cut short where "end now" ended it.
   const start = Date.parse(maintenance.starts_at);
-  const plannedEnd = start + maintenance.duration_minutes * 60_000;
+  const plannedEnd = Date.parse(maintenance.ends_at);
   const endedAt = maintenance.ended_at ? Date.parse(maintenance.ended_at) : NaN;
   const end = endedAt >= start && endedAt < plannedEnd ? endedAt : plannedEnd;
   return { term: 'Ran', value: span({ starts_at: maintenance.starts_at, ends_at: new Date(end).toISOString() }) };
@@ -40,11 +40,11 @@ export function WindowItem({
 }) {
   const headingId = useId();
   const { busy, error, run } = useItemAction<'end'>();
-  const { id, title } = maintenance;
+  const { id, name } = maintenance;
   const when = timeFact(maintenance);
 
   const endNow = () =>
-    run('end', `“${title}” was not ended`, async () => {
+    run('end', `“${name}” was not ended`, async () => {
       onEnded(await ok(api.POST('/maintenance-windows/{id}/end', { params: { path: { id } } })));
     });
 
@@ -52,7 +52,7 @@ export function WindowItem({
     <li className="maintenance-window" data-maintenance-id={id}>
       <article aria-labelledby={headingId}>
         <div className="maintenance-head">
-          <h3 id={headingId}>{title}</h3>
+          <h3 id={headingId}>{name}</h3>
           <p className="check-badges">
             <MaintenanceStatusBadge status={maintenance.status} />
           </p>
@@ -60,8 +60,8 @@ export function WindowItem({
         {maintenance.message ? <p className="maintenance-message">{maintenance.message}</p> : null}
         <dl className="meta-grid maintenance-facts">
           <div>
-            <dt>Mode</dt>
-            <dd>{modeWord(maintenance.mode)}</dd>
+            <dt>Effect</dt>
+            <dd>{effectWord(maintenance.effect)}</dd>
           </div>
           <div>
             <dt>Covers</dt>
@@ -75,11 +75,11 @@ export function WindowItem({
             <dt>Duration</dt>
             <dd>{durationText(maintenance.duration_minutes)}</dd>
           </div>
-          {maintenance.recurrence ? (
+          {maintenance.rrule ? (
             <>
               <div>
                 <dt>Repeats</dt>
-                <dd>{recurrenceText(maintenance.recurrence) ?? <code>{maintenance.recurrence}</code>}</dd>
+                <dd>{recurrenceText(maintenance.rrule) ?? <code>{maintenance.rrule}</code>}</dd>
               </div>
               <div>
                 <dt>Time zone</dt>
@@ -98,11 +98,11 @@ export function WindowItem({
                 onClick={() => void endNow()}
               >
                 {busy === 'end' ? 'Ending…' : 'End now'}
-                <span className="visually-hidden"> {title}</span>
+                <span className="visually-hidden"> {name}</span>
               </button>
             ) : null}
             <button type="button" className="button button-small button-danger-outline" onClick={onDelete}>
-              Delete<span className="visually-hidden"> {title}</span>
+              Delete<span className="visually-hidden"> {name}</span>
             </button>
           </div>
         ) : null}

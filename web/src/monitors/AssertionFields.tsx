@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { SelectField, TextField } from '../components/Field';
-import type { AssertionOperator, AssertionSource, MonitorAssertion } from '../types';
+import type { AssertionOperator, AssertionType, MonitorAssertion } from '../types';
 import type { AssertionDraft } from './monitor-draft';
 
-const SOURCES: { value: AssertionSource; label: string }[] = [
-  { value: 'status_code', label: 'Status code' },
+const TYPES: { value: AssertionType; label: string }[] = [
+  { value: 'status', label: 'Status code' },
   { value: 'response_time', label: 'Response time (ms)' },
   { value: 'header', label: 'Header' },
   { value: 'json_path', label: 'JSON value (JSONPath)' },
-  { value: 'body', label: 'Body text' },
+  { value: 'body_regex', label: 'Body text' },
   { value: 'css_text', label: 'Text of an element (CSS)' },
 ];
 
@@ -29,33 +29,33 @@ const OPERATOR_LABEL: Record<AssertionOperator, string> = {
 
 const COMPARISONS: AssertionOperator[] = ['less_than', 'less_than_or_equal', 'greater_than', 'greater_than_or_equal'];
 const EVERY = Object.keys(OPERATOR_LABEL) as AssertionOperator[];
-/** The operators each source takes (the API says the same, openapi.yaml `AssertionOperator`). */
-const OPERATORS: Record<AssertionSource, AssertionOperator[]> = {
-  status_code: ['equals', 'not_equals', ...COMPARISONS],
+/** The operators each type takes (the API says the same, openapi.yaml `AssertionOperator`). */
+const OPERATORS: Record<AssertionType, AssertionOperator[]> = {
+  status: ['equals', 'not_equals', ...COMPARISONS],
   response_time: COMPARISONS,
   header: EVERY,
   json_path: EVERY,
-  body: ['contains', 'not_contains', 'matches', 'not_matches'],
+  body_regex: ['matches', 'not_matches', 'contains', 'not_contains'],
   css_text: EVERY,
 };
-const PROPERTY: Partial<Record<AssertionSource, { label: string; placeholder: string }>> = {
+const PROPERTY: Partial<Record<AssertionType, { label: string; placeholder: string }>> = {
   header: { label: 'Header name', placeholder: 'cache-control' },
   json_path: { label: 'JSONPath', placeholder: '$.status' },
   css_text: { label: 'CSS selector', placeholder: '.price' },
 };
 
-const READS: Record<AssertionSource, (property: string | null) => string> = {
-  status_code: () => 'status code',
+const READS: Record<AssertionType, (property: string | null) => string> = {
+  status: () => 'status code',
   response_time: () => 'response time (ms)',
   header: (property) => `header ${property}`,
   json_path: (property) => `${property}`,
-  body: () => 'body',
+  body_regex: () => 'body',
   css_text: (property) => `text of ${property}`,
 };
 
 /** An assertion in words: "$.temp is less than 80". */
-export function assertionText({ source, property, operator, value }: MonitorAssertion): string {
-  return [READS[source](property), OPERATOR_LABEL[operator].replace(/ \(.*\)$/, ''), value ?? '']
+export function assertionText({ type, property, operator, value }: MonitorAssertion): string {
+  return [READS[type](property), OPERATOR_LABEL[operator].replace(/ \(.*\)$/, ''), value ?? '']
     .filter(Boolean)
     .join(' ');
 }
@@ -86,23 +86,23 @@ export function AssertionFields({
         {assertions.map((item, index) => {
           const n = index + 1;
           const prefix = `assertion-${item.key}`;
-          const property = PROPERTY[item.source];
-          const operators = OPERATORS[item.source];
+          const property = PROPERTY[item.type];
+          const operators = OPERATORS[item.type];
           const needsValue = item.operator !== 'exists' && item.operator !== 'not_exists';
           return (
             <li key={item.key} className="tracked-row">
               <SelectField
-                id={`${prefix}-source`}
+                id={`${prefix}-type`}
                 label={`What assertion ${n} reads`}
-                value={item.source}
-                onChange={(source) =>
+                value={item.type}
+                onChange={(type) =>
                   change(item.key, {
-                    source,
-                    operator: OPERATORS[source].includes(item.operator) ? item.operator : OPERATORS[source][0],
+                    type,
+                    operator: OPERATORS[type].includes(item.operator) ? item.operator : OPERATORS[type][0],
                   })
                 }
-                options={SOURCES}
-                error={apiField(`assertions[${index}].source`)}
+                options={TYPES}
+                error={apiField(`assertions[${index}].type`)}
               />
               {property ? (
                 <TextField
@@ -153,10 +153,7 @@ export function AssertionFields({
         type="button"
         className="button button-small button-secondary"
         onClick={() => {
-          onChange([
-            ...assertions,
-            { key: nextKey, source: 'status_code', property: '', operator: 'equals', value: '' },
-          ]);
+          onChange([...assertions, { key: nextKey, type: 'status', property: '', operator: 'equals', value: '' }]);
           setNextKey(nextKey + 1);
         }}
       >

@@ -5,14 +5,27 @@ import { CopyField } from '../components/CopyField';
 import { formatDateTime, formatInterval } from '../format';
 import type { Monitor } from '../types';
 
-type Heartbeat = NonNullable<Monitor['heartbeat']>;
+/** A heartbeat monitor: its schedule, grace, ping URL and run state are all there. */
+export type HeartbeatMonitor = Monitor & {
+  schedule: NonNullable<Monitor['schedule']>;
+  grace_seconds: number;
+  ping_url: string;
+  heartbeat: NonNullable<Monitor['heartbeat']>;
+};
+
+export const isHeartbeatMonitor = (monitor: Monitor): monitor is HeartbeatMonitor =>
+  monitor.schedule !== null &&
+  monitor.grace_seconds !== null &&
+  monitor.ping_url !== null &&
+  monitor.heartbeat !== null;
 
 /** "Every 1 day, 5 minutes of grace" / "At 0 3 * * * in Europe/Paris, 15 minutes of grace". */
-export function scheduleText(heartbeat: Heartbeat): string {
-  const when = heartbeat.cron
-    ? `At ${heartbeat.cron} (cron) in ${heartbeat.timezone}`
-    : `Every ${formatInterval(heartbeat.interval_seconds ?? 0)}`;
-  const grace = heartbeat.grace_seconds ? formatInterval(heartbeat.grace_seconds) : 'no';
+export function scheduleText({ schedule, grace_seconds }: HeartbeatMonitor): string {
+  const when =
+    'cron' in schedule
+      ? `At ${schedule.cron} (cron) in ${schedule.timezone}`
+      : `Every ${formatInterval(schedule.interval_seconds)}`;
+  const grace = grace_seconds ? formatInterval(grace_seconds) : 'no';
   return `${when}, ${grace} of grace`;
 }
 
@@ -22,30 +35,31 @@ export function HeartbeatCard({
   mayWrite,
   onChanged,
 }: {
-  monitor: Monitor & { heartbeat: Heartbeat };
+  monitor: HeartbeatMonitor;
   mayWrite: boolean;
   onChanged: (monitor: Monitor) => void;
 }) {
   const [rotating, setRotating] = useState(false);
-  const { heartbeat } = monitor;
-  const url = new URL(heartbeat.ping_url, window.location.origin).toString();
+  const { heartbeat, ping_url: url } = monitor;
   return (
     <section aria-labelledby="heartbeat-heading" className="card">
       <h2 id="heartbeat-heading">Heartbeat</h2>
       <p className="small muted">Secret: anyone with it can ping this monitor. Give it to the job only.</p>
       <CopyField id="heartbeat-ping-url" label="Ping URL" value={url} noun="address" />
-      <p className="small">At the end of the job, for instance in its crontab line:</p>
+      <p className="small">
+        At the end of the job, for instance in its crontab line, with its exit code (<code>0</code> is a success):
+      </p>
       <pre className="response-body">
-        <code>{`if backup.sh; then curl -fsS -m 10 --retry 3 ${url}\nelse curl -fsS -m 10 --retry 3 ${url}/fail; fi`}</code>
+        <code>{`backup.sh; curl -fsS -m 10 --retry 3 ${url}/$?`}</code>
       </pre>
       <p className="small muted">
-        <code>/start</code> when it starts times the run; <code>?exit_code=</code> and a POST body (up to 10 KiB) are
-        kept with a failure.
+        The URL as it is is a success, <code>/fail</code> a failure; <code>/start</code> when the job starts times the
+        run. A POST body (up to 10 KiB) is kept with a failure.
       </p>
       <dl className="meta-grid">
         <div>
           <dt>Expected</dt>
-          <dd>{scheduleText(heartbeat)}</dd>
+          <dd>{scheduleText(monitor)}</dd>
         </div>
         <div>
           <dt>Last ping</dt>

@@ -33,7 +33,7 @@ export function HeartbeatFields({
         value={heartbeat.kind}
         onChange={(kind) => set('kind', kind)}
         options={KINDS}
-        error={apiField('heartbeat')}
+        error={apiField('schedule')}
       />
       {heartbeat.kind === 'interval' ? (
         <SelectField
@@ -42,7 +42,7 @@ export function HeartbeatFields({
           value={String(heartbeat.interval)}
           onChange={(value) => set('interval', Number(value))}
           options={intervals.map((seconds) => ({ value: String(seconds), label: formatInterval(seconds) }))}
-          error={apiField('heartbeat.interval_seconds')}
+          error={apiField('schedule.interval_seconds')}
         />
       ) : (
         <div className="rule-form-grid">
@@ -56,7 +56,7 @@ export function HeartbeatFields({
             hint="Five fields (minute hour day month weekday), or six with seconds first."
             value={heartbeat.cron}
             onChange={(value) => set('cron', value)}
-            error={apiField('heartbeat.cron')}
+            error={apiField('schedule.cron')}
           />
           <TextField
             id="heartbeat-timezone"
@@ -67,7 +67,7 @@ export function HeartbeatFields({
             hint="An IANA name. Empty: UTC."
             value={heartbeat.timezone}
             onChange={(value) => set('timezone', value)}
-            error={apiField('heartbeat.timezone')}
+            error={apiField('schedule.timezone')}
           />
         </div>
       )}
@@ -81,7 +81,7 @@ export function HeartbeatFields({
         hint="How late a ping may be before the monitor is down. 0 to 86400; empty: 300."
         value={heartbeat.grace}
         onChange={(value) => set('grace', value)}
-        error={apiField('heartbeat.grace_seconds')}
+        error={apiField('grace_seconds')}
       />
     </>
   );

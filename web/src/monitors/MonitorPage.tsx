@@ -12,7 +12,7 @@ import { AlertRules } from './AlertRules';
 import { assertionText } from './AssertionFields';
 import { BadgeCard } from './BadgeCard';
 import { DependsOn, HeldAlerts } from './Dependencies';
-import { HeartbeatCard, scheduleText } from './HeartbeatCard';
+import { HeartbeatCard, isHeartbeatMonitor, scheduleText } from './HeartbeatCard';
 import { RecentResults } from './RecentResults';
 import { MonitorActions, useMonitorActions } from './MonitorActions';
 import { MonitorStatusBadge, RegionBadges } from './MonitorBits';
@@ -70,11 +70,11 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
             <Facts monitor={loaded} />
             <UptimeSection monitor={loaded} />
             <div className="monitor-layout">
-              {loaded.heartbeat ? <RecentResults monitor={loaded} /> : <Timeline monitor={loaded} />}
+              {isHeartbeatMonitor(loaded) ? <RecentResults monitor={loaded} /> : <Timeline monitor={loaded} />}
               <div className="monitor-side">
-                {loaded.heartbeat ? (
+                {isHeartbeatMonitor(loaded) ? (
                   <HeartbeatCard
-                    monitor={{ ...loaded, heartbeat: loaded.heartbeat }}
+                    monitor={loaded}
                     mayWrite={mayWrite}
                     onChanged={(next) => resource.mutate(() => next)}
                   />
@@ -100,7 +100,7 @@ const MODE_TEXT: Record<Monitor['mode'], string> = {
 };
 
 function Facts({ monitor }: { monitor: Monitor }) {
-  if (monitor.heartbeat) {
+  if (isHeartbeatMonitor(monitor)) {
     return (
       <dl className="meta-grid monitor-facts">
         <div>
@@ -109,7 +109,7 @@ function Facts({ monitor }: { monitor: Monitor }) {
         </div>
         <div>
           <dt>Expected</dt>
-          <dd>{scheduleText(monitor.heartbeat)}</dd>
+          <dd>{scheduleText(monitor)}</dd>
         </div>
         <div>
           <dt>Last ping</dt>

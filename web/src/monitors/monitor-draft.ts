@@ -1,5 +1,5 @@
 import { api, ok } from '../api';
-import type { AssertionOperator, AssertionSource, Monitor, MonitorMode, TrackedValueKind } from '../types';
+import type { AssertionOperator, AssertionType, Monitor, MonitorMode, TrackedValueKind } from '../types';
 
 /** A tracked value as its form row holds it. */
 export interface TrackedDraft {
@@ -13,7 +13,7 @@ export interface TrackedDraft {
 /** A response assertion as its form row holds it ('' for a property or value it does not take). */
 export interface AssertionDraft {
   key: number;
-  source: AssertionSource;
+  type: AssertionType;
   property: string;
   operator: AssertionOperator;
   value: string;
@@ -57,28 +57,31 @@ export function draftOf(monitor: Monitor | null): Draft {
     tracked: (monitor?.tracked_values ?? []).map((value, index) => ({ key: index, ...value })),
     assertions: (monitor?.assertions ?? []).map((assertion, index) => ({
       key: index,
-      source: assertion.source,
+      type: assertion.type,
       property: assertion.property ?? '',
       operator: assertion.operator,
       value: assertion.value ?? '',
     })),
-    heartbeat: {
-      kind: monitor?.heartbeat?.cron ? 'cron' : 'interval',
-      interval: monitor?.heartbeat?.interval_seconds ?? 86400,
-      cron: monitor?.heartbeat?.cron ?? '',
-      timezone: monitor?.heartbeat?.cron ? monitor.heartbeat.timezone : '',
-      grace: String(monitor?.heartbeat?.grace_seconds ?? 300),
-    },
+    heartbeat: heartbeatDraftOf(monitor),
     parentId: monitor?.parent_id ?? '',
   };
+}
+
+function heartbeatDraftOf(monitor: Monitor | null): HeartbeatDraft {
+  const schedule = monitor?.schedule ?? null;
+  const grace = String(monitor?.grace_seconds ?? 300);
+  return schedule && 'cron' in schedule
+    ? { kind: 'cron', interval: 86400, cron: schedule.cron, timezone: schedule.timezone, grace }
+    : { kind: 'interval', interval: schedule?.interval_seconds ?? 86400, cron: '', timezone: '', grace };
 }
 
 /** The heartbeat settings for the API: the schedule the form shows, and the grace unless left empty. */
 function heartbeatInput({ kind, interval, cron, timezone, grace }: HeartbeatDraft) {
   return {
-    ...(kind === 'interval'
-      ? { interval_seconds: interval }
-      : { cron: cron.trim(), ...(timezone.trim() ? { timezone: timezone.trim() } : {}) }),
+    schedule:
+      kind === 'interval'
+        ? { interval_seconds: interval }
+        : { cron: cron.trim(), ...(timezone.trim() ? { timezone: timezone.trim() } : {}) },
     ...(grace.trim() === '' ? {} : { grace_seconds: Number(grace) }),
   };
 }
@@ -105,10 +108,10 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
   const assertions =
     draft.mode === 'browser'
       ? []
-      : draft.assertions.map(({ source, property, operator, value }) => ({
-          source,
+      : draft.assertions.map(({ type, property, operator, value }) => ({
+          type,
           operator,
-          ...(property.trim() && ['header', 'json_path', 'css_text'].includes(source)
+          ...(property.trim() && ['header', 'json_path', 'css_text'].includes(type)
             ? { property: property.trim() }
             : {}),
           ...(value !== '' && operator !== 'exists' && operator !== 'not_exists' ? { value } : {}),
@@ -116,7 +119,7 @@ export async function saveMonitor(monitor: Monitor | null, draft: Draft): Promis
   const regions = regionList(draft.regions);
   if (draft.mode === 'heartbeat') {
     // A heartbeat monitor has no page: it takes only its name, schedule and parent.
-    const body = { name: draft.name.trim(), heartbeat: heartbeatInput(draft.heartbeat), ...parent };
+    const body = { name: draft.name.trim(), ...heartbeatInput(draft.heartbeat), ...parent };
     return monitor
       ? ok(api.PATCH('/monitors/{id}', { params: { path: { id: monitor.id } }, body }))
       : ok(api.POST('/monitors', { body: { ...body, mode: 'heartbeat' } }));

@@ -1,0 +1,481 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
+import {
+  type AlertKindDestination,
+  present as presentDestination,
+  DestinationsService,
+} from '../alerts/destinations.service';
+import { ALERT_DESTINATIONS, AlertDestination } from '../alerts/entities/alert-destination.entity';
+import type { CreateAlertDestinationDto, UpdateAlertDestinationDto } from '../alerts/dto/alerts.dto';
+import { AlertRule } from '../alerts/entities/alert-rule.entity';
+import { present as presentRule, RulesService } from '../alerts/rules.service';
+import type { WorkspacePrincipal } from '../common/auth/principal';
+import { DomainError, ValidationFailed } from '../common/errors/domain-errors';
+import { Monitor } from '../monitors/entities/monitor.entity';
+import { presentMonitor } from '../monitors/monitor.presenter';
+import { MonitorsService } from '../monitors/monitors.service';
+import { StatusPage } from '../status-pages/entities/status-page.entity';
+import { presentPage, StatusPagesService } from '../status-pages/status-pages.service';
+import { type Declared, desiredResources, parseDeclaration, type ParsedDeclaration } from './declaration-document';
+import {
+  type CurrentResource,
+  type DeclarationKind,
+  isSecret,
+  type PlannedChange,
+  planChanges,
+  planFingerprint,
+  type Spec,
+} from './declaration-plan';
+import {
+  type DeclarationApplyRequestDto,
+  DeclaredAlertDestinationDto,
+  DeclaredAlertRuleDto,
+  DeclaredMonitorDto,
+  DeclaredStatusPageDto,
+  type DeclarationPlanDto,
+  type DeclarationPlanRequestDto,
+} from './dto/declaration.dto';
+
+/** The fields a declared resource may name (its DTO's), less those that are not its own settings. */
+function declaredFields(type: abstract new () => object, except: string[]): string[] {
+  const names = getMetadataStorage()
+    .getTargetValidationMetadatas(type as new () => object, '', false, false)
+    .map((metadata) => metadata.propertyName);
+  return [...new Set(names)].filter((name) => !except.includes(name));
+}
+
+const MONITOR_FIELDS = declaredFields(DeclaredMonitorDto, ['id', 'rules', 'parent']);
+const RULE_FIELDS = declaredFields(DeclaredAlertRuleDto, ['id', 'destinations']);
+const DESTINATION_FIELDS = declaredFields(DeclaredAlertDestinationDto, ['id', 'config']);
+const PAGE_FIELDS = declaredFields(DeclaredStatusPageDto, ['id', 'components']);
+
+/** Null and left out say the same inside a setting's objects (an assertion without `property`). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, item]) => item !== null && item !== undefined)
+      .map(([name, item]) => [name, withoutNulls(item)]),
+  );
+}
+
+/** The named fields of a wire object, as a declaration writes them. */
+function pick(source: object, fields: string[]): Spec {
+  const record = source as Record<string, unknown>;
+  return Object.fromEntries(
+    fields.filter((field) => field in record).map((field) => [field, withoutNulls(record[field])]),
+  );
+}
+
+/** The workspace's resources in the declaration's shape, and who manages each. */
+interface Workspace {
+  resources: CurrentResource[];
+  monitors: Monitor[];
+  rules: AlertRule[];
+  destinations: AlertKindDestination[];
+  pages: StatusPage[];
+}
+
+/** A key for a name: what an export gives a resource nothing manages yet. */
+function keyFor(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 56) || 'resource';
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+  taken.add(key);
+  return key;
+}
+
+/** The value without the named fields: a declared body less what is the declaration's own. */
+function omit<T extends object, K extends keyof T>(value: T, ...fields: K[]): Omit<T, K> {
+  const copy = { ...value };
+  for (const field of fields) delete copy[field];
+  return copy;
+}
+
+const envName = (...parts: string[]) =>
+  parts
+    .join('_')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_');
+
+/** What a resource's operations cannot change once it is made: a new value needs a new resource (a new key). */
+const FIXED_FIELDS: Partial<Record<DeclarationKind, string>> = { alert_destination: 'type', alert_rule: 'event' };
+
+function assertChangeable(parsed: ParsedDeclaration, changes: PlannedChange[]): void {
+  const paths = new Map(
+    [...parsed.destinations, ...parsed.rules].map((declared) => [declared.key, declared.path] as const),
+  );
+  const errors = changes.flatMap((change) => {
+    const fixed = FIXED_FIELDS[change.kind];
+    if (change.action !== 'update' || !change.fields.some((field) => field.field === fixed)) return [];
+    return [
+      {
+        field: `${paths.get(change.key)}.${fixed}`,
+        message: 'cannot change once made: give it a new key (prune deletes the old one)',
+      },
+    ];
+  });
+  if (errors.length) throw new ValidationFailed(errors);
+}
+
+class PlanStale extends DomainError {
+  constructor() {
+    super(
+      'plan_stale',
+      'The workspace (or the document) changed since this plan was made: plan again, review, and apply the new plan.',
+    );
+  }
+}
+
+/**
+ * Monitoring as code: a workspace's monitors, their rules, alert destinations and status pages declared in one
+ * document, planned against what the workspace holds and applied in one transaction. Every change goes through the
+ * resource's own service, so a declared resource obeys the rules of one made by hand.
+ */
+@Injectable()
+export class DeclarationsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly monitors: MonitorsService,
+    private readonly rules: RulesService,
+    private readonly destinations: DestinationsService,
+    private readonly pages: StatusPagesService,
+  ) {}
+
+  async plan(input: DeclarationPlanRequestDto): Promise<DeclarationPlanDto> {
+    const parsed = await parseDeclaration(input.document);
+    const { changes, fingerprint } = await this.planOf(parsed, input.prune ?? false);
+    return { fingerprint, changes };
+  }
+
+  /** Applies the plan it was given the fingerprint of, all or nothing. */
+  async apply(principal: WorkspacePrincipal, input: DeclarationApplyRequestDto): Promise<DeclarationPlanDto> {
+    const parsed = await parseDeclaration(input.document);
+    return this.em.transactional(async (tx) => {
+      // One apply at a time in a workspace: the plan checked is the plan made.
+      await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+        `declaration:${principal.workspace.id}`,
+      ]);
+      const { changes, fingerprint, workspace } = await this.planOf(parsed, input.prune ?? false);
+      if (fingerprint !== input.fingerprint) throw new PlanStale();
+      await this.make(principal, parsed, changes, workspace);
+      const after = await this.planOf(parsed, input.prune ?? false);
+      return { fingerprint: after.fingerprint, changes };
+    });
+  }
+
+  /** Today's workspace as a declaration: managed resources under their keys, the others with keys and ids to adopt. */
+  async export(): Promise<Record<string, unknown>> {
+    const workspace = await this.load();
+    const keys = this.keysOf(workspace);
+    // What the workspace holds, less what is unset (a file leaves it out; the API takes no null for most fields).
+    const spec = (kind: DeclarationKind, id: string) =>
+      Object.fromEntries(
+        Object.entries(
+          workspace.resources.find((resource) => resource.kind === kind && resource.id === id)!.spec,
+        ).filter(([, value]) => value !== null),
+      );
+    const adopt = (entity: { id: string; declarationKey: string | null }) =>
+      entity.declarationKey === null ? { id: entity.id } : {};
+
+    const alertDestinations = Object.fromEntries(
+      workspace.destinations.map((destination) => {
+        const key = keys.get(destination.id)!;
+        const declared = spec('alert_destination', destination.id);
+        const config = Object.fromEntries(
+          Object.entries((declared.config ?? {}) as Spec).map(([field, value]) => [
+            field,
+            isSecret('alert_destination', `config.${field}`) ? `\${${envName(key, field)}}` : value,
+          ]),
+        );
+        return [key, { ...adopt(destination), ...declared, config }];
+      }),
+    );
+    const monitors = Object.fromEntries(
+      workspace.monitors.map((monitor) => {
+        const rules = workspace.rules.filter((rule) => rule.monitor.id === monitor.id);
+        const declared: Spec = { ...adopt(monitor), ...spec('monitor', monitor.id) };
+        if (rules.length) {
+          declared.rules = Object.fromEntries(
+            rules.map((rule) => [keys.get(rule.id)!.split('/')[1], { ...adopt(rule), ...spec('alert_rule', rule.id) }]),
+          );
+        }
+        return [keys.get(monitor.id)!, declared];
+      }),
+    );
+    const statusPages = Object.fromEntries(
+      workspace.pages.map((page) => [keys.get(page.id)!, { ...adopt(page), ...spec('status_page', page.id) }]),
+    );
+    return { version: 1, alert_destinations: alertDestinations, monitors, status_pages: statusPages };
+  }
+
+  /** Every resource's key: its own when managed, else one made from its name (unique in its kind). */
+  private keysOf(workspace: Workspace): Map<string, string> {
+    const keys = new Map<string, string>();
+    const give = (items: { id: string; declarationKey: string | null }[], nameOf: (id: string) => string) => {
+      const taken = new Set(items.map((item) => item.declarationKey).filter((key): key is string => key !== null));
+      for (const item of items) keys.set(item.id, item.declarationKey ?? keyFor(nameOf(item.id), taken));
+    };
+    const named = (items: { id: string; name?: string; slug?: string }[]) => (id: string) => {
+      const item = items.find((candidate) => candidate.id === id)!;
+      return item.name ?? item.slug ?? id;
+    };
+    give(workspace.destinations, named(workspace.destinations));
+    give(workspace.monitors, named(workspace.monitors));
+    give(workspace.pages, named(workspace.pages));
+    for (const monitor of workspace.monitors) {
+      const rules = workspace.rules.filter((rule) => rule.monitor.id === monitor.id);
+      const taken = new Set(rules.map((rule) => rule.declarationKey).filter((key): key is string => key !== null));
+      for (const rule of rules) {
+        keys.set(rule.id, `${keys.get(monitor.id)}/${rule.declarationKey ?? keyFor(rule.event, taken)}`);
+      }
+    }
+    return keys;
+  }
+
+  private async planOf(parsed: ParsedDeclaration, prune: boolean) {
+    const workspace = await this.load();
+    this.assertAdoptable(parsed, workspace);
+    const desired = desiredResources(parsed);
+    const changes = planChanges(desired, workspace.resources, { prune });
+    assertChangeable(parsed, changes);
+    return { workspace, changes, fingerprint: planFingerprint(desired, workspace.resources, { prune }) };
+  }
+
+  /** An `id` to adopt names an unmanaged resource of its kind in the workspace (or the one managed by that key). */
+  private assertAdoptable(parsed: ParsedDeclaration, workspace: Workspace): void {
+    const byId = new Map(workspace.resources.map((resource) => [resource.id, resource]));
+    const errors: { field: string; message: string }[] = [];
+    const check = (kind: DeclarationKind, items: Declared<object>[]) => {
+      for (const item of items) {
+        if (!item.adopts) continue;
+        const found = byId.get(item.adopts);
+        if (!found || found.kind !== kind)
+          errors.push({ field: `${item.path}.id`, message: `no such ${kind} in this workspace` });
+        else if (found.key !== null && found.key !== item.key) {
+          errors.push({ field: `${item.path}.id`, message: `is managed already, as "${found.key}"` });
+        }
+      }
+    };
+    check('alert_destination', parsed.destinations);
+    check('monitor', parsed.monitors);
+    check('status_page', parsed.statusPages);
+    check('alert_rule', parsed.rules);
+    if (errors.length) throw new ValidationFailed(errors);
+  }
+
+  /** The workspace's resources of every declared kind, with their specs as the declaration writes them. */
+  private async load(): Promise<Workspace> {
+    const [monitors, destinations, pages] = await Promise.all([
+      this.em.find(Monitor, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      this.em.find(AlertDestination, ALERT_DESTINATIONS, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      this.em.find(StatusPage, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+    ]);
+    // Rules are the workspace's through their monitors (the scope filters monitors, not rules).
+    const rules = monitors.length
+      ? await this.em.find(
+          AlertRule,
+          { monitor: { $in: monitors.map((monitor) => monitor.id) } },
+          { orderBy: { createdAt: 'asc', id: 'asc' } },
+        )
+      : [];
+    const keyOf = new Map<string, string | null>([
+      ...monitors.map((monitor) => [monitor.id, monitor.declarationKey] as const),
+      ...destinations.map((destination) => [destination.id, destination.declarationKey] as const),
+    ]);
+    // A reference to something no declaration manages is written as its id: it shows as changed until adopted.
+    const ref = (id: string) => keyOf.get(id) ?? id;
+    const resources: CurrentResource[] = [
+      ...(destinations as AlertKindDestination[]).map((destination) => {
+        const wire = presentDestination(destination);
+        return {
+          kind: 'alert_destination' as const,
+          id: destination.id,
+          key: destination.declarationKey,
+          spec: { ...pick(wire, DESTINATION_FIELDS), config: withoutNulls(destination.config) as Spec },
+        };
+      }),
+      ...monitors.map((monitor) => ({
+        kind: 'monitor' as const,
+        id: monitor.id,
+        key: monitor.declarationKey,
+        spec: {
+          ...pick(presentMonitor(monitor, ''), MONITOR_FIELDS),
+          parent: monitor.parent ? ref(monitor.parent.id) : null,
+        },
+      })),
+      ...rules.map((rule) => {
+        const monitorKey = rule.monitor.declarationKey;
+        return {
+          kind: 'alert_rule' as const,
+          id: rule.id,
+          key: monitorKey !== null && rule.declarationKey !== null ? `${monitorKey}/${rule.declarationKey}` : null,
+          spec: { ...pick(presentRule(rule), RULE_FIELDS), destinations: rule.destinationIds.map(ref) },
+        };
+      }),
+      ...pages.map((page) => ({
+        kind: 'status_page' as const,
+        id: page.id,
+        key: page.declarationKey,
+        spec: {
+          ...pick(presentPage(page), PAGE_FIELDS),
+          components: page.components.map((component) => ({
+            name: component.name,
+            monitors: component.monitor_ids.map(ref),
+          })),
+        },
+      })),
+    ];
+    return { resources, monitors, rules, destinations: destinations as AlertKindDestination[], pages };
+  }
+
+  /**
+   * Makes the planned changes through each resource's service, in the plan's order, inside the caller's transaction.
+   * A resource's own checks (a public URL, its plan's room, a free slug) may still refuse it: its error names the
+   * resource's path in the document, and nothing is kept.
+   */
+  private async make(
+    principal: WorkspacePrincipal,
+    parsed: ParsedDeclaration,
+    changes: PlannedChange[],
+    workspace: Workspace,
+  ): Promise<void> {
+    const ids = new Map<string, string>(
+      workspace.resources
+        .filter((resource) => resource.key !== null)
+        .map((resource) => [`${resource.kind}:${resource.key}`, resource.id]),
+    );
+    const idOf = (kind: DeclarationKind, key: string) => ids.get(`${kind}:${key}`)!;
+    const find = <T extends { key: string }>(items: T[], key: string) => items.find((item) => item.key === key)!;
+    const at = async <T>(path: string, work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof ValidationFailed) {
+          throw new ValidationFailed(
+            error.errors.map((failure) => ({ ...failure, field: `${path}.${failure.field}` })),
+          );
+        }
+        throw error;
+      }
+    };
+    const mark = async (
+      entity: typeof Monitor | typeof AlertDestination | typeof StatusPage | typeof AlertRule,
+      id: string,
+      key: string,
+    ) => this.em.nativeUpdate(entity as typeof Monitor, { id }, { declarationKey: key });
+
+    const byKind = (kind: DeclarationKind, action: PlannedChange['action']) =>
+      changes.filter((change) => change.kind === kind && change.action === action);
+
+    for (const change of [...byKind('alert_destination', 'create'), ...byKind('alert_destination', 'update')]) {
+      const declared = find(parsed.destinations, change.key);
+      if (change.action === 'create') {
+        const body = omit(declared.body, 'id') as CreateAlertDestinationDto;
+        change.id = (await at(declared.path, () => this.destinations.create(principal, body))).id;
+      } else {
+        const body = omit(declared.body, 'id', 'type') as UpdateAlertDestinationDto;
+        await at(declared.path, () => this.destinations.update(change.id!, body));
+      }
+      await mark(AlertDestination, change.id!, change.key);
+      ids.set(`alert_destination:${change.key}`, change.id!);
+    }
+
+    const monitorBody = (declared: Declared<DeclaredMonitorDto>) =>
+      omit(declared.body, 'id', 'rules', 'parent', 'paused');
+    const creations = byKind('monitor', 'create');
+    if (creations.length) {
+      const created = await at('monitors', () =>
+        this.monitors.createMany(
+          principal,
+          creations.map((change) => monitorBody(find(parsed.monitors, change.key))),
+          '',
+        ),
+      );
+      creations.forEach((change, index) => {
+        change.id = created[index].id;
+        ids.set(`monitor:${change.key}`, change.id);
+      });
+      const entities = await this.em.find(Monitor, { id: { $in: created.map((monitor) => monitor.id) } });
+      const keyById = new Map(creations.map((change) => [change.id!, change.key]));
+      for (const entity of entities) entity.declarationKey = keyById.get(entity.id)!;
+      await this.em.flush();
+    }
+    // Parents and pausing once every monitor exists (a parent may be created in the same apply).
+    for (const change of [...creations, ...byKind('monitor', 'update')]) {
+      const declared = find(parsed.monitors, change.key);
+      const { parent, paused } = declared.body;
+      const settings = change.action === 'update' ? monitorBody(declared) : {};
+      const parentId = parent === undefined ? undefined : parent === null ? null : idOf('monitor', parent);
+      if (change.action === 'create' && parentId === undefined && paused === undefined) continue;
+      await at(declared.path, () =>
+        this.monitors.update(
+          change.id!,
+          {
+            ...settings,
+            ...(parentId === undefined ? {} : { parent_id: parentId }),
+            ...(paused === undefined ? {} : { paused }),
+          },
+          '',
+        ),
+      );
+      if (change.action === 'update') await mark(Monitor, change.id!, change.key);
+    }
+
+    for (const change of [...byKind('alert_rule', 'create'), ...byKind('alert_rule', 'update')]) {
+      const declared = find(parsed.rules, change.key);
+      const monitorId = idOf('monitor', declared.monitorKey);
+      const destinationIds = declared.body.destinations.map((key) => idOf('alert_destination', key));
+      const body = { ...omit(declared.body, 'id', 'destinations'), destination_ids: destinationIds };
+      if (change.action === 'create') {
+        change.id = (await at(declared.path, () => this.rules.create(monitorId, body))).id;
+      } else {
+        await at(declared.path, () => this.rules.update(monitorId, change.id!, omit(body, 'event')));
+      }
+      await mark(AlertRule, change.id!, declared.ruleKey);
+    }
+
+    for (const change of [...byKind('status_page', 'create'), ...byKind('status_page', 'update')]) {
+      const declared = find(parsed.statusPages, change.key);
+      const { components } = declared.body;
+      const rest = omit(declared.body, 'id', 'components');
+      const existing = workspace.pages.find((page) => page.id === change.id)?.components ?? [];
+      const body = {
+        ...rest,
+        ...(components === undefined
+          ? {}
+          : {
+              // A component keeps its id (and who follows it) by its name.
+              components: components.map((component) => ({
+                ...(existing.find((known) => known.name === component.name)
+                  ? { id: existing.find((known) => known.name === component.name)!.id }
+                  : {}),
+                name: component.name,
+                monitor_ids: component.monitors.map((key) => idOf('monitor', key)),
+              })),
+            }),
+      };
+      if (change.action === 'create')
+        change.id = (await at(declared.path, () => this.pages.create(principal, body))).id;
+      else await at(declared.path, () => this.pages.update(change.id!, body));
+      await mark(StatusPage, change.id!, change.key);
+    }
+
+    for (const change of changes.filter((candidate) => candidate.action === 'delete')) {
+      if (change.kind === 'status_page') await this.pages.delete(change.id!);
+      else if (change.kind === 'alert_rule') {
+        const rule = workspace.rules.find((candidate) => candidate.id === change.id)!;
+        await this.rules.delete(rule.monitor.id, change.id!);
+      } else if (change.kind === 'monitor') await this.monitors.delete(change.id!);
+      else await this.destinations.delete(change.id!);
+    }
+  }
+}

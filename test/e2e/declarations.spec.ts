@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import { ApiClient } from '../support/api-client';
+import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+type Json = Record<string, any>;
+
+const WEBHOOK_SECRET = `https://hooks.example.com/vigil/${randomBytes(12).toString('hex')}`;
+const SLACK_SECRET = `https://hooks.slack.com/services/T0/B0/${randomBytes(12).toString('hex')}`;
+const MONITORS = 20;
+const pageKey = (index: number) => `page-${String(index).padStart(2, '0')}`;
+
+/**
+ * Monitoring as code: a workspace declared in one document (20 monitors, 3 destinations, rules, a status page) is
+ * planned, applied, re-applied, edited, drifted from by hand, pruned, refused when stale or invalid, and exported;
+ * its secrets are never shown.
+ */
+describe('declarations: plan and apply a workspace', () => {
+  let service: TestApp;
+  let owner: Account;
+  let key: IssuedKey;
+  let reader: IssuedKey;
+  const slug = `acme-${Date.now().toString(36)}`;
+
+  const document = (): Json => ({
+    version: 1,
+    alert_destinations: {
+      ops: { name: 'Ops', type: 'webhook', config: { url: WEBHOOK_SECRET }, events: ['monitor.down'] },
+      team: { name: 'Team', type: 'slack', config: { webhook_url: SLACK_SECRET } },
+      oncall: { name: 'On call', type: 'email', config: { to: ['oncall@example.com'] } },
+    },
+    monitors: Object.fromEntries(
+      Array.from({ length: MONITORS }, (_, index) => [
+        pageKey(index),
+        {
+          name: `Page ${index}`,
+          url: `https://shop.example.com/page-${index}`,
+          interval_seconds: 300,
+          ...(index === 1 ? { parent: pageKey(0) } : {}),
+          ...(index < 3
+            ? {
+                rules: { down: { event: 'down', destinations: ['ops', 'team'], confirm: { consecutive_failures: 2 } } },
+              }
+            : {}),
+        },
+      ]),
+    ),
+    status_pages: {
+      public: {
+        slug,
+        title: 'Acme',
+        published: true,
+        components: [{ name: 'Shop', monitors: [pageKey(0), pageKey(1)] }],
+      },
+    },
+  });
+
+  const path = (suffix = '') => `/workspaces/${owner.workspaceId}/declaration${suffix}`;
+  const plan = (doc: Json, prune?: boolean) =>
+    key.client.post(path('/plan'), { document: doc, ...(prune === undefined ? {} : { prune }) });
+  const apply = (doc: Json, fingerprint: string, prune?: boolean) =>
+    key.client.post(path('/apply'), { document: doc, fingerprint, ...(prune === undefined ? {} : { prune }) });
+  /** Plans and applies, as CI does after review. */
+  const planAndApply = async (doc: Json, prune?: boolean) => {
+    const planned = await plan(doc, prune);
+    expect(planned.status).toBe(200);
+    const applied = await apply(doc, planned.body.fingerprint, prune);
+    expect([applied.status, applied.status === 200 ? null : applied.body]).toEqual([200, null]);
+    return applied.body;
+  };
+  const summary = (changes: Json[]) => changes.map((change) => `${change.action} ${change.kind} ${change.key}`);
+  const monitorsByKey = async (): Promise<Record<string, Json>> => {
+    const listed = await key.client.get('/monitors', { query: { per_page: '100' } });
+    return Object.fromEntries(
+      listed.body.data.map((monitor: Json) => [monitor.declaration_key ?? monitor.name, monitor]),
+    );
+  };
+
+  beforeAll(async () => {
+    // An e-mail destination needs a mail server configured (nothing is sent here).
+    service = await startTestApp({ ROLE: 'api', SMTP_URL: 'smtp://127.0.0.1:2525' });
+    const api = new ApiClient(service.baseUrl);
+    owner = await createAccount(api);
+    key = await issueKey(owner, ['monitors:read', 'monitors:write', 'alerts:read', 'alerts:write']);
+    reader = await issueKey(owner, ['monitors:read', 'alerts:read']);
+    const admin = await signInAsAdmin(api);
+    await admin.put(`/admin/api-keys/${key.id}/rate-limit`, { requests_per_minute: 100_000 });
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('plans every resource of a new declaration, field by field, secrets only as changed', async () => {
+    const planned = await plan(document());
+    expect(planned.status).toBe(200);
+    expect(summary(planned.body.changes)).toEqual([
+      'create alert_destination oncall',
+      'create alert_destination ops',
+      'create alert_destination team',
+      ...Array.from({ length: MONITORS }, (_, index) => `create monitor ${pageKey(index)}`),
+      'create alert_rule page-00/down',
+      'create alert_rule page-01/down',
+      'create alert_rule page-02/down',
+      'create status_page public',
+    ]);
+    const [, ops] = planned.body.changes;
+    expect(ops).toEqual({
+      action: 'create',
+      kind: 'alert_destination',
+      key: 'ops',
+      id: null,
+      fields: [
+        { field: 'name', before: null, after: 'Ops', secret: false },
+        { field: 'type', before: null, after: 'webhook', secret: false },
+        { field: 'config.url', before: null, after: null, secret: true },
+        { field: 'events', before: null, after: ['monitor.down'], secret: false },
+      ],
+    });
+    const child = planned.body.changes.find((change: Json) => change.key === pageKey(1));
+    expect(child.fields.map((field: Json) => [field.field, field.after])).toEqual([
+      ['name', 'Page 1'],
+      ['url', 'https://shop.example.com/page-1'],
+      ['interval_seconds', 300],
+      ['parent', pageKey(0)],
+    ]);
+    const text = JSON.stringify(planned.body);
+    expect(text).not.toContain(WEBHOOK_SECRET);
+    expect(text).not.toContain(SLACK_SECRET);
+    // Planning changed nothing.
+    expect((await key.client.get('/monitors')).body.data).toEqual([]);
+  });
+
+  it('applies the plan in one go, marks what it made as managed, and a second apply changes nothing', async () => {
+    const applied = await planAndApply(document());
+    expect(applied.changes).toHaveLength(3 + MONITORS + 3 + 1);
+    expect(applied.changes.every((change: Json) => typeof change.id === 'string')).toBe(true);
+    expect(JSON.stringify(applied)).not.toContain(WEBHOOK_SECRET);
+
+    const monitors = await monitorsByKey();
+    expect(Object.keys(monitors).sort()).toEqual(Array.from({ length: MONITORS }, (_, index) => pageKey(index)));
+    expect(monitors[pageKey(1)].parent_id).toBe(monitors[pageKey(0)].id);
+    const rules = await key.client.get(`/monitors/${monitors[pageKey(2)].id}/rules`);
+    expect(
+      rules.body.data.map((rule: Json) => [rule.declaration_key, rule.event, rule.confirm.consecutive_failures]),
+    ).toEqual([['down', 'down', 2]]);
+    const destinations = await key.client.get('/alert-destinations');
+    expect(destinations.body.data.map((destination: Json) => destination.declaration_key).sort()).toEqual([
+      'oncall',
+      'ops',
+      'team',
+    ]);
+    expect(rules.body.data[0].destination_ids.sort()).toEqual(
+      destinations.body.data
+        .filter((destination: Json) => ['ops', 'team'].includes(destination.declaration_key))
+        .map((destination: Json) => destination.id)
+        .sort(),
+    );
+    const page = await new ApiClient(service.baseUrl).get(`/status-pages/public/${slug}`);
+    expect(page.status).toBe(200);
+    expect(page.body.components.map((component: Json) => component.name)).toEqual(['Shop']);
+
+    const again = await plan(document());
+    expect(again.body.changes).toEqual([]);
+    expect((await apply(document(), again.body.fingerprint)).body.changes).toEqual([]);
+  });
+
+  it('an edit of one field is one change; a hand edit of a managed monitor (drift) shows in the next plan', async () => {
+    const edited = document();
+    edited.monitors[pageKey(3)].interval_seconds = 60;
+    const planned = await plan(edited);
+    expect(planned.body.changes).toEqual([
+      {
+        action: 'update',
+        kind: 'monitor',
+        key: pageKey(3),
+        id: (await monitorsByKey())[pageKey(3)].id,
+        fields: [{ field: 'interval_seconds', before: 300, after: 60, secret: false }],
+      },
+    ]);
+
+    const drifted = (await monitorsByKey())[pageKey(4)];
+    expect((await key.client.patch(`/monitors/${drifted.id}`, { name: 'Renamed by hand' })).status).toBe(200);
+    const withDrift = await plan(edited);
+    expect(withDrift.body.changes.map((change: Json) => [change.key, change.fields])).toEqual([
+      [pageKey(3), [{ field: 'interval_seconds', before: 300, after: 60, secret: false }]],
+      [pageKey(4), [{ field: 'name', before: 'Renamed by hand', after: 'Page 4', secret: false }]],
+    ]);
+
+    // A plan made before another hand edit is stale: refused, and nothing of it is applied.
+    const other = (await monitorsByKey())[pageKey(5)];
+    await key.client.patch(`/monitors/${other.id}`, { name: 'Another hand' });
+    const stale = await apply(edited, withDrift.body.fingerprint);
+    expect([stale.status, stale.body.code]).toEqual([409, 'plan_stale']);
+    expect((await monitorsByKey())[pageKey(3)].interval_seconds).toBe(300);
+
+    const applied = await planAndApply(edited);
+    expect(summary(applied.changes)).toEqual([
+      `update monitor ${pageKey(3)}`,
+      `update monitor ${pageKey(4)}`,
+      `update monitor ${pageKey(5)}`,
+    ]);
+    const after = await monitorsByKey();
+    expect([after[pageKey(3)].interval_seconds, after[pageKey(4)].name, after[pageKey(5)].name]).toEqual([
+      60,
+      'Page 4',
+      'Page 5',
+    ]);
+  });
+
+  it('a rotated secret shows as changed, never its value', async () => {
+    const rotated = document();
+    rotated.alert_destinations.ops.config.url = `${WEBHOOK_SECRET}-rotated`;
+    rotated.monitors[pageKey(3)].interval_seconds = 60;
+    const planned = await plan(rotated);
+    expect(planned.body.changes).toEqual([
+      expect.objectContaining({
+        action: 'update',
+        key: 'ops',
+        fields: [{ field: 'config.url', before: null, after: null, secret: true }],
+      }),
+    ]);
+    expect(JSON.stringify(planned.body)).not.toContain('hooks.example.com');
+  });
+
+  it('deletes a managed monitor the file no longer names only with prune, and never an unmanaged one', async () => {
+    const byHand = await key.client.post('/monitors', { name: 'By hand', url: 'https://shop.example.com/by-hand' });
+    expect(byHand.status).toBe(201);
+    const fewer = document();
+    fewer.monitors[pageKey(3)].interval_seconds = 60;
+    delete fewer.monitors[pageKey(19)];
+
+    expect((await plan(fewer)).body.changes).toEqual([]);
+    const pruned = await planAndApply(fewer, true);
+    expect(summary(pruned.changes)).toEqual([`delete monitor ${pageKey(19)}`]);
+    const monitors = await monitorsByKey();
+    expect(monitors[pageKey(19)]).toBeUndefined();
+    expect(monitors['By hand']).toMatchObject({ name: 'By hand', declaration_key: null });
+  });
+
+  it('exports the workspace: managed resources by key, the others with ids to adopt, secrets as placeholders', async () => {
+    const exported = await reader.client.get(path());
+    expect(exported.status).toBe(200);
+    const text = JSON.stringify(exported.body);
+    expect(text).not.toContain(WEBHOOK_SECRET);
+    expect(text).not.toContain(SLACK_SECRET);
+    expect(exported.body.alert_destinations.ops.config).toEqual({ url: '${OPS_URL}' });
+    expect(exported.body.alert_destinations.team.config).toEqual({ webhook_url: '${TEAM_WEBHOOK_URL}' });
+    expect(exported.body.monitors[pageKey(1)]).toMatchObject({ name: 'Page 1', parent: pageKey(0) });
+    expect(exported.body.monitors[pageKey(1)].id).toBeUndefined();
+    const adoptable = exported.body.monitors['by-hand'];
+    expect(adoptable).toMatchObject({ name: 'By hand', id: expect.any(String) });
+
+    const yaml = await fetch(`${service.baseUrl}/api/v1${path()}`, {
+      headers: { 'X-API-Key': reader.secret, Accept: 'application/yaml' },
+    });
+    expect(yaml.headers.get('content-type')).toMatch(/^application\/yaml/);
+    expect(await yaml.text()).toContain('  by-hand:\n');
+
+    // Applying the export, its secrets resolved, adopts the monitor made by hand instead of copying it.
+    const resolved = structuredClone(exported.body);
+    resolved.alert_destinations.ops.config.url = `${WEBHOOK_SECRET}-rotated`;
+    resolved.alert_destinations.team.config.webhook_url = SLACK_SECRET;
+    const planned = await plan(resolved);
+    expect(summary(planned.body.changes)).toEqual(['update alert_destination ops', 'update monitor by-hand']);
+    expect(planned.body.changes[1].fields).toEqual([
+      { field: 'declaration_key', before: null, after: 'by-hand', secret: false },
+    ]);
+    await planAndApply(resolved);
+    expect((await monitorsByKey())['by-hand']).toMatchObject({ name: 'By hand' });
+    expect((await plan(resolved)).body.changes).toEqual([]);
+  });
+
+  it('refuses an invalid document naming the path of each offending field, and an unresolved secret', async () => {
+    const invalid = document();
+    invalid.version = 2;
+    invalid.monitors[pageKey(0)].url = 'not a url';
+    invalid.monitors['Not A Key'] = { name: 'x', url: 'https://shop.example.com/' };
+    invalid.monitors[pageKey(2)].rules.down.destinations = ['nowhere'];
+    invalid.monitors[pageKey(5)].parent = 'missing';
+    invalid.alert_destinations.ops.config.url = '${OPS_URL}';
+    const refused = await plan(invalid);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((error: Json) => error.field)).toEqual(['version']);
+    delete invalid.version;
+    invalid.version = 1;
+    const second = await plan(invalid);
+    expect(second.status).toBe(400);
+    expect(second.body.errors.map((error: Json) => error.field).sort()).toEqual(
+      [
+        'alert_destinations.ops.config.url',
+        'monitors.Not A Key',
+        `monitors.${pageKey(0)}.url`,
+        `monitors.${pageKey(2)}.rules.down.destinations[0]`,
+        `monitors.${pageKey(5)}.parent`,
+      ].sort(),
+    );
+  });
+
+  it('refuses to change what a resource cannot change: a destination of another type needs another key', async () => {
+    const retyped = document();
+    retyped.monitors[pageKey(3)].interval_seconds = 60;
+    delete retyped.monitors[pageKey(19)];
+    retyped.alert_destinations.ops = { name: 'Ops', type: 'slack', config: { webhook_url: SLACK_SECRET } };
+    const refused = await plan(retyped);
+    expect([refused.status, refused.body.errors]).toEqual([
+      400,
+      [{ field: 'alert_destinations.ops.type', message: expect.stringContaining('give it a new key') }],
+    ]);
+  });
+
+  it('needs the write scopes to apply, and names only the workspace the caller acts in', async () => {
+    const planned = await reader.client.post(path('/plan'), { document: document() });
+    expect(planned.status).toBe(200);
+    const refused = await reader.client.post(path('/apply'), {
+      document: document(),
+      fingerprint: planned.body.fingerprint,
+    });
+    expect(refused.status).toBe(403);
+    const stranger = await issueKey(await createAccount(new ApiClient(service.baseUrl)), [
+      'monitors:read',
+      'alerts:read',
+    ]);
+    expect((await stranger.client.get(path())).status).toBe(404);
+  });
+});
