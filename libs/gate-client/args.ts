@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Schemas } from '../api-client';
-import { serviceRoot } from './base-url';
 import { isRecord } from './check';
 import { sourceFromCi } from './ci-source';
+import { apiKeyOption, baseUrlOption, CONNECTION_OPTIONS, secondsOption, stringValue as str } from './connection';
 import type { GateOptions } from './gate';
 import { isGitHubActions } from './github-actions';
 
@@ -47,9 +47,8 @@ export function parseGateArgs(
       strict: true,
       allowPositionals: false,
       options: {
-        'base-url': { type: 'string' },
+        ...CONNECTION_OPTIONS,
         request: { type: 'string' },
-        'api-key': { type: 'string' },
         timeout: { type: 'string' },
         'request-timeout': { type: 'string' },
         'poll-interval': { type: 'string' },
@@ -64,28 +63,21 @@ export function parseGateArgs(
   // Help is not a passed gate: a CI step that ends up running `vigil-gate --help` must not let a release go.
   if (values.help) return fail('help requested');
 
-  const baseUrl = str(values['base-url']);
-  if (!baseUrl) return fail('--base-url is required');
-  const root = serviceRoot(baseUrl);
+  const root = baseUrlOption(str(values['base-url']));
   if (!root.ok) return fail(root.message);
 
   const file = str(values.request);
   if (!file) return fail('--request is required');
 
-  const apiKey = str(values['api-key']) || (env.VIGIL_API_KEY ?? '').trim();
-  if (!apiKey) return fail('an API key is required: --api-key or env VIGIL_API_KEY');
+  const apiKey = apiKeyOption(str(values['api-key']), env);
+  if (!apiKey.ok) return fail(apiKey.message);
 
   const seconds: Record<keyof typeof SECONDS, number> = { timeout: 0, 'request-timeout': 0, 'poll-interval': 0 };
   for (const name of Object.keys(SECONDS) as (keyof typeof SECONDS)[]) {
-    const raw = str(values[name]);
     const { fallback, max } = SECONDS[name];
-    if (raw === undefined) {
-      seconds[name] = fallback;
-      continue;
-    }
-    const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-    if (!(value > 0 && value <= max)) return fail(`--${name} must be a number of seconds above 0, at most ${max}`);
-    seconds[name] = value;
+    const value = secondsOption(name, str(values[name]), fallback, max);
+    if (!value.ok) return fail(value.message);
+    seconds[name] = value.value;
   }
 
   let text: string;
@@ -113,8 +105,8 @@ export function parseGateArgs(
   return {
     ok: true,
     options: {
-      baseUrl: root.root,
-      apiKey,
+      baseUrl: root.value,
+      apiKey: apiKey.value,
       // The service validates the body and answers 400 with each offending field.
       request: request as Schemas['CreateReleaseCheckRequest'],
       timeoutSeconds: seconds.timeout,
@@ -125,10 +117,6 @@ export function parseGateArgs(
     },
     notes,
   };
-}
-
-function str(value: string | boolean | undefined): string | undefined {
-  return typeof value === 'string' ? value.trim() || undefined : undefined;
 }
 
 function fail(message: string): ParsedArgs {

@@ -1,15 +1,8 @@
 import { createVigilClient, type Schemas } from '../api-client';
 import { serviceRoot } from './base-url';
-import {
-  type CheckView,
-  type CollectionStatus,
-  type Gate,
-  isRecord,
-  parseCheck,
-  printable,
-  type Summary,
-} from './check';
+import { type CheckView, type CollectionStatus, type Gate, parseCheck, printable, type Summary } from './check';
 import { annotation } from './github-actions';
+import { describeError, describeProblem, isAbort } from './problem';
 
 /** Only `passed` (0) means the release may go. */
 export const EXIT_CODES = { passed: 0, failed: 1, deadline: 2, requestFailure: 3, usage: 4 } as const;
@@ -376,37 +369,4 @@ export function retryAfterMs(header: string | null, now: number): number | null 
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-/** A problem document's code, detail, required scope and field errors, on one line. */
-function describeProblem(body: unknown): string {
-  if (!isRecord(body)) {
-    return typeof body === 'string' && body.trim() ? ` (not a problem document: ${printable(body, 120)})` : '';
-  }
-  const parts: string[] = [];
-  if (typeof body.code === 'string') parts.push(printable(body.code, 80));
-  if (typeof body.detail === 'string') parts.push(printable(body.detail));
-  else if (typeof body.title === 'string') parts.push(printable(body.title));
-  let text = parts.length ? `: ${parts.join(': ')}` : '';
-  if (typeof body.required_scope === 'string') text += ` (required scope: ${printable(body.required_scope, 80)})`;
-  if (Array.isArray(body.errors)) {
-    const fields = body.errors
-      .filter(isRecord)
-      .slice(0, 10)
-      .map((entry) => `${printable(String(entry.field), 100)}: ${printable(String(entry.message), 200)}`);
-    if (fields.length) text += ` [${fields.join('; ')}]`;
-  }
-  return text;
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return printable(String(error));
-  // fetch reports the socket error (ECONNREFUSED, ENOTFOUND, ...) as the cause of a bare "fetch failed".
-  const cause: unknown = error.cause;
-  const detail = cause instanceof Error ? ` (${(cause as NodeJS.ErrnoException).code ?? cause.message})` : '';
-  return printable(`${error.message}${detail}`);
 }
