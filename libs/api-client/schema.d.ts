@@ -202,7 +202,7 @@ export interface paths {
          *     that `apply` takes. Changes nothing. A resource the document manages is found by its key; a field the document
          *     leaves out is not compared. A managed resource changed by hand since (drift) shows as a change back to the
          *     document. An invalid document is a `400` whose `errors` name each offending field by its path in the
-         *     document (`monitors.shop.url`).
+         *     document (`monitors.shop.url`). A document may be up to 16 MB (a `413` beyond).
          */
         post: operations["planDeclaration"];
         delete?: never;
@@ -2342,7 +2342,7 @@ export interface components {
         /**
          * @description A workspace's monitors (with their rules), alert destinations and status pages as one document, each resource
          *     under a key its author chose. Planned and applied with `POST /workspaces/{id}/declaration/plan` and
-         *     `…/apply`; `GET /declaration/schema` serves this schema as JSON Schema for editors.
+         *     `…/apply`; `/api/v1/declaration.schema.json` serves this schema as JSON Schema for editors.
          */
         Declaration: {
             /** @description The version of this format: `1`. */
@@ -2421,6 +2421,8 @@ export interface components {
             visual_threshold?: number;
             /** @description Conditions on every check's response; HTTP monitors only (`400` for a browser monitor). */
             assertions?: components["schemas"]["MonitorAssertionInput"][];
+            /** @description Create it paused (no scheduled check until it is resumed). Defaults to `false`. */
+            paused?: boolean;
             /**
              * Format: uuid
              * @description An existing resource of the workspace, not managed by a declaration, to take over instead of creating one
@@ -2429,8 +2431,6 @@ export interface components {
             id?: string;
             /** @description The key of the monitor this one depends on; null for none. */
             parent?: string | null;
-            /** @description Scheduled checks stop while paused. */
-            paused?: boolean;
             /** @description The monitor's alert rules by their keys (unique within the monitor). */
             rules?: {
                 [key: string]: components["schemas"]["DeclaredAlertRule"];
@@ -4130,6 +4130,8 @@ export interface components {
             visual_threshold?: number;
             /** @description Conditions on every check's response; HTTP monitors only (`400` for a browser monitor). */
             assertions?: components["schemas"]["MonitorAssertionInput"][];
+            /** @description Create it paused (no scheduled check until it is resumed). Defaults to `false`. */
+            paused?: boolean;
         };
         UpdateMonitorRequest: {
             name?: string;
@@ -6421,6 +6423,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -6505,6 +6509,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -50,29 +50,40 @@ export class RulesService {
   }
 
   async create(monitorId: string, input: CreateAlertRuleDto): Promise<AlertRuleDto> {
-    const monitor = await this.monitor(monitorId);
-    await this.assertDestinations(input.destination_ids);
-    if (input.event === 'response_time' && input.threshold_ms === undefined) {
-      throw ValidationFailed.field('threshold_ms', 'is required for a response_time rule');
-    }
-    assertCertificateFields(input.event, input);
-    if (input.event === 'certificate_expiry' && input.days_before === undefined) {
-      throw ValidationFailed.field('days_before', 'is required for a certificate_expiry rule');
-    }
-    const rule = this.em.create(AlertRule, {
-      monitor,
-      event: input.event,
-      destinationIds: input.destination_ids,
-      ...(input.confirm?.consecutive_failures ? { consecutiveFailures: input.confirm.consecutive_failures } : {}),
-      ...(input.confirm?.min_regions ? { minRegions: input.confirm.min_regions } : {}),
-      thresholdMs: input.threshold_ms ?? null,
-      daysBefore: input.days_before ?? null,
-      ...(input.notify_recovery !== undefined ? { notifyRecovery: input.notify_recovery } : {}),
-      reminderMinutes: input.reminder_minutes ?? null,
-      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    assertRuleInput(input);
+    const [rule] = await this.createMany([{ monitorId, input }]);
+    return rule;
+  }
+
+  /**
+   * Creates rules together (a declaration's): each must have passed `assertRuleInput`; their monitors and
+   * destinations are read once for all.
+   */
+  async createMany(rules: { monitorId: string; input: CreateAlertRuleDto }[]): Promise<AlertRuleDto[]> {
+    const ids = [...new Set(rules.map((rule) => rule.monitorId))];
+    const monitors = new Map(
+      (await this.em.find(Monitor, { id: { $in: ids } })).map((monitor) => [monitor.id, monitor]),
+    );
+    // Another workspace's monitor is not found, before anything about the rule is said.
+    if (ids.some((id) => !monitors.has(id))) throw new NotFound('Monitor');
+    await this.assertDestinations([...new Set(rules.flatMap((rule) => rule.input.destination_ids))]);
+    const created = rules.map(({ monitorId, input }) => {
+      const monitor = monitors.get(monitorId)!;
+      return this.em.create(AlertRule, {
+        monitor,
+        event: input.event,
+        destinationIds: input.destination_ids,
+        ...(input.confirm?.consecutive_failures ? { consecutiveFailures: input.confirm.consecutive_failures } : {}),
+        ...(input.confirm?.min_regions ? { minRegions: input.confirm.min_regions } : {}),
+        thresholdMs: input.threshold_ms ?? null,
+        daysBefore: input.days_before ?? null,
+        ...(input.notify_recovery !== undefined ? { notifyRecovery: input.notify_recovery } : {}),
+        reminderMinutes: input.reminder_minutes ?? null,
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      });
     });
     await this.em.flush();
-    return present(rule);
+    return created.map(present);
   }
 
   async update(monitorId: string, ruleId: string, input: UpdateAlertRuleDto): Promise<AlertRuleDto> {
@@ -140,6 +151,17 @@ function assertCertificateFields(event: RuleEvent, input: UpdateAlertRuleDto): v
     if (input[field] !== undefined && input[field] !== null) {
       throw ValidationFailed.field(field, 'is not taken by a certificate_expiry rule');
     }
+  }
+}
+
+/** What a new rule needs beyond its fields' own checks: the settings its event reads. */
+export function assertRuleInput(input: CreateAlertRuleDto): void {
+  if (input.event === 'response_time' && input.threshold_ms === undefined) {
+    throw ValidationFailed.field('threshold_ms', 'is required for a response_time rule');
+  }
+  assertCertificateFields(input.event, input);
+  if (input.event === 'certificate_expiry' && input.days_before === undefined) {
+    throw ValidationFailed.field('days_before', 'is required for a certificate_expiry rule');
   }
 }
 

@@ -54,7 +54,7 @@ export class DeclarationsController {
   @RequireScopes('monitors:read', 'alerts:read')
   @ApiOperation({ operationId: 'planDeclaration', summary: 'What applying a declaration would change' })
   @ApiOkResponse({ type: DeclarationPlanDto, description: 'The plan, with the fingerprint `apply` takes.' })
-  @ApiProblemResponses(400, 404)
+  @ApiProblemResponses(400, 404, 413)
   plan(
     @Param() { id }: IdParams,
     @ActingPrincipal() principal: WorkspacePrincipal,
@@ -72,7 +72,7 @@ export class DeclarationsController {
     type: DeclarationPlanDto,
     description: 'The changes made, and the fingerprint of the workspace now.',
   })
-  @ApiProblemResponses(400, 404, 409)
+  @ApiProblemResponses(400, 404, 409, 413)
   apply(
     @Param() { id }: IdParams,
     @ActingPrincipal() principal: WorkspacePrincipal,

@@ -9,7 +9,7 @@ import {
 import { ALERT_DESTINATIONS, AlertDestination } from '../alerts/entities/alert-destination.entity';
 import type { CreateAlertDestinationDto, UpdateAlertDestinationDto } from '../alerts/dto/alerts.dto';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
-import { present as presentRule, RulesService } from '../alerts/rules.service';
+import { assertRuleInput, present as presentRule, RulesService } from '../alerts/rules.service';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { DomainError, ValidationFailed } from '../common/errors/domain-errors';
 import { Monitor } from '../monitors/entities/monitor.entity';
@@ -92,6 +92,9 @@ function keyFor(name: string, taken: Set<string>): string {
   taken.add(key);
   return key;
 }
+
+/** The entities a declaration marks with its keys. */
+type KeyedEntity = typeof Monitor | typeof AlertDestination | typeof StatusPage | typeof AlertRule;
 
 /** The value without the named fields: a declared body less what is the declaration's own. */
 function omit<T extends object, K extends keyof T>(value: T, ...fields: K[]): Omit<T, K> {
@@ -354,8 +357,14 @@ export class DeclarationsService {
         .map((resource) => [`${resource.kind}:${resource.key}`, resource.id]),
     );
     const idOf = (kind: DeclarationKind, key: string) => ids.get(`${kind}:${key}`)!;
-    const find = <T extends { key: string }>(items: T[], key: string) => items.find((item) => item.key === key)!;
-    const at = async <T>(path: string, work: () => Promise<T>): Promise<T> => {
+    const byKey = <T extends { key: string }>(items: T[]) => new Map(items.map((item) => [item.key, item]));
+    const [destinations, monitors, rules, pages] = [
+      byKey(parsed.destinations),
+      byKey(parsed.monitors),
+      byKey(parsed.rules),
+      byKey(parsed.statusPages),
+    ];
+    const at = async <T>(path: string, work: () => T | Promise<T>): Promise<T> => {
       try {
         return await work();
       } catch (error) {
@@ -367,106 +376,125 @@ export class DeclarationsService {
         throw error;
       }
     };
-    const mark = async (
-      entity: typeof Monitor | typeof AlertDestination | typeof StatusPage | typeof AlertRule,
-      id: string,
-      key: string,
-    ) => this.em.nativeUpdate(entity as typeof Monitor, { id }, { declarationKey: key });
+    // Each service call flushes the unit of work, whose every entity it compares: emptied every so often, a large
+    // apply stays linear (what was flushed is in the transaction already).
+    let calls = 0;
+    const call = async <T>(path: string, work: () => Promise<T>): Promise<T> => {
+      const result = await at(path, work);
+      if (++calls % 100 === 0) this.em.clear();
+      return result;
+    };
+    const keys = new Map<KeyedEntity, Map<string, string>>();
+    const mark = (entity: KeyedEntity, id: string, key: string) =>
+      keys.set(entity, (keys.get(entity) ?? new Map<string, string>()).set(id, key));
 
     const byKind = (kind: DeclarationKind, action: PlannedChange['action']) =>
       changes.filter((change) => change.kind === kind && change.action === action);
 
     for (const change of [...byKind('alert_destination', 'create'), ...byKind('alert_destination', 'update')]) {
-      const declared = find(parsed.destinations, change.key);
+      const declared = destinations.get(change.key)!;
       if (change.action === 'create') {
         const body = omit(declared.body, 'id') as CreateAlertDestinationDto;
-        change.id = (await at(declared.path, () => this.destinations.create(principal, body))).id;
+        change.id = (await call(declared.path, () => this.destinations.create(principal, body))).id;
       } else {
         const body = omit(declared.body, 'id', 'type') as UpdateAlertDestinationDto;
-        await at(declared.path, () => this.destinations.update(change.id!, body));
+        await call(declared.path, () => this.destinations.update(change.id!, body));
       }
-      await mark(AlertDestination, change.id!, change.key);
+      mark(AlertDestination, change.id!, change.key);
       ids.set(`alert_destination:${change.key}`, change.id!);
     }
 
-    const monitorBody = (declared: Declared<DeclaredMonitorDto>) =>
-      omit(declared.body, 'id', 'rules', 'parent', 'paused');
+    const monitorBody = (declared: Declared<DeclaredMonitorDto>) => omit(declared.body, 'id', 'rules', 'parent');
     const creations = byKind('monitor', 'create');
     if (creations.length) {
       const created = await at('monitors', () =>
         this.monitors.createMany(
           principal,
-          creations.map((change) => monitorBody(find(parsed.monitors, change.key))),
+          creations.map((change) => monitorBody(monitors.get(change.key)!)),
           '',
         ),
       );
+      this.em.clear();
       creations.forEach((change, index) => {
         change.id = created[index].id;
         ids.set(`monitor:${change.key}`, change.id);
       });
-      const entities = await this.em.find(Monitor, { id: { $in: created.map((monitor) => monitor.id) } });
-      const keyById = new Map(creations.map((change) => [change.id!, change.key]));
-      for (const entity of entities) entity.declarationKey = keyById.get(entity.id)!;
-      await this.em.flush();
     }
-    // Parents and pausing once every monitor exists (a parent may be created in the same apply).
+    // Parents once every monitor exists (a parent may be created in the same apply).
     for (const change of [...creations, ...byKind('monitor', 'update')]) {
-      const declared = find(parsed.monitors, change.key);
-      const { parent, paused } = declared.body;
+      mark(Monitor, change.id!, change.key);
+      const declared = monitors.get(change.key)!;
+      const { parent } = declared.body;
       const settings = change.action === 'update' ? monitorBody(declared) : {};
       const parentId = parent === undefined ? undefined : parent === null ? null : idOf('monitor', parent);
-      if (change.action === 'create' && parentId === undefined && paused === undefined) continue;
-      await at(declared.path, () =>
-        this.monitors.update(
-          change.id!,
-          {
-            ...settings,
-            ...(parentId === undefined ? {} : { parent_id: parentId }),
-            ...(paused === undefined ? {} : { paused }),
-          },
-          '',
-        ),
-      );
-      if (change.action === 'update') await mark(Monitor, change.id!, change.key);
+      if (change.action === 'create' && parentId === undefined) continue;
+      const update = { ...settings, ...(parentId === undefined ? {} : { parent_id: parentId }) };
+      await call(declared.path, () => this.monitors.update(change.id!, update, ''));
     }
 
-    for (const change of [...byKind('alert_rule', 'create'), ...byKind('alert_rule', 'update')]) {
-      const declared = find(parsed.rules, change.key);
-      const monitorId = idOf('monitor', declared.monitorKey);
+    const ruleBody = (change: PlannedChange) => {
+      const declared = rules.get(change.key)!;
       const destinationIds = declared.body.destinations.map((key) => idOf('alert_destination', key));
-      const body = { ...omit(declared.body, 'id', 'destinations'), destination_ids: destinationIds };
-      if (change.action === 'create') {
-        change.id = (await at(declared.path, () => this.rules.create(monitorId, body))).id;
-      } else {
-        await at(declared.path, () => this.rules.update(monitorId, change.id!, omit(body, 'event')));
-      }
-      await mark(AlertRule, change.id!, declared.ruleKey);
+      return { ...omit(declared.body, 'id', 'destinations'), destination_ids: destinationIds };
+    };
+    // New rules together, a thousand at a time, each checked first under its own path.
+    const newRules = byKind('alert_rule', 'create');
+    for (const change of newRules) await at(rules.get(change.key)!.path, () => assertRuleInput(ruleBody(change)));
+    for (let from = 0; from < newRules.length; from += 1000) {
+      const batch = newRules.slice(from, from + 1000);
+      const made = await at('monitors', () =>
+        this.rules.createMany(
+          batch.map((change) => ({
+            monitorId: idOf('monitor', rules.get(change.key)!.monitorKey),
+            input: ruleBody(change),
+          })),
+        ),
+      );
+      this.em.clear();
+      batch.forEach((change, index) => (change.id = made[index].id));
+    }
+    for (const change of byKind('alert_rule', 'update')) {
+      const declared = rules.get(change.key)!;
+      const update = omit(ruleBody(change), 'event');
+      await call(declared.path, () => this.rules.update(idOf('monitor', declared.monitorKey), change.id!, update));
+    }
+    for (const change of [...newRules, ...byKind('alert_rule', 'update')]) {
+      mark(AlertRule, change.id!, rules.get(change.key)!.ruleKey);
     }
 
     for (const change of [...byKind('status_page', 'create'), ...byKind('status_page', 'update')]) {
-      const declared = find(parsed.statusPages, change.key);
+      const declared = pages.get(change.key)!;
       const { components } = declared.body;
-      const rest = omit(declared.body, 'id', 'components');
       const existing = workspace.pages.find((page) => page.id === change.id)?.components ?? [];
+      // A component keeps its id (and who follows it) by its name.
+      const idByName = new Map(existing.map((known) => [known.name, known.id]));
       const body = {
-        ...rest,
+        ...omit(declared.body, 'id', 'components'),
         ...(components === undefined
           ? {}
           : {
-              // A component keeps its id (and who follows it) by its name.
               components: components.map((component) => ({
-                ...(existing.find((known) => known.name === component.name)
-                  ? { id: existing.find((known) => known.name === component.name)!.id }
-                  : {}),
+                ...(idByName.has(component.name) ? { id: idByName.get(component.name) } : {}),
                 name: component.name,
                 monitor_ids: component.monitors.map((key) => idOf('monitor', key)),
               })),
             }),
       };
-      if (change.action === 'create')
-        change.id = (await at(declared.path, () => this.pages.create(principal, body))).id;
-      else await at(declared.path, () => this.pages.update(change.id!, body));
-      await mark(StatusPage, change.id!, change.key);
+      if (change.action === 'create') {
+        change.id = (await call(declared.path, () => this.pages.create(principal, body))).id;
+      } else await call(declared.path, () => this.pages.update(change.id!, body));
+      mark(StatusPage, change.id!, change.key);
+    }
+
+    // The keys, a thousand rows a statement.
+    for (const [entity, pairs] of keys) {
+      const all = [...pairs.keys()];
+      for (let from = 0; from < all.length; from += 1000) {
+        const rows = await this.em.find(entity as typeof Monitor, { id: { $in: all.slice(from, from + 1000) } });
+        for (const row of rows) row.declarationKey = pairs.get(row.id)!;
+        await this.em.flush();
+        this.em.clear();
+      }
     }
 
     for (const change of changes.filter((candidate) => candidate.action === 'delete')) {

@@ -16,6 +16,8 @@ import { API_PREFIX, versionAliasMiddleware } from './version-alias.middleware';
 import { serveWebInterface } from './web-interface';
 
 export const BODY_LIMIT = '1mb';
+/** A declaration of thousands of monitors is one document: about 250 bytes a monitor with its rule. */
+export const DECLARATION_BODY_LIMIT = '16mb';
 const PING_BODY_LIMIT = '10kb';
 
 /** Everything about the HTTP surface that is not a route: prefix, parsing, validation, errors, docs. */
@@ -26,6 +28,10 @@ export function configureHttpApp(app: NestExpressApplication, config: AppConfig)
   app.use(versionAliasMiddleware);
   // A heartbeat ping's body is a job's output, of any type, kept as text (before the JSON parser takes JSON ones).
   app.use(`${API_PREFIX}/ping`, express.text({ limit: PING_BODY_LIMIT, type: () => true }));
+  app.use(
+    `${API_PREFIX}/workspaces/:id/declaration`,
+    express.json({ limit: DECLARATION_BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
+  );
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // The status site's forms (subscribe, confirm, RFC 8058's one-click unsubscribe) post form-encoded fields.
   app.use('/status', express.urlencoded({ extended: false, limit: '4kb' }));

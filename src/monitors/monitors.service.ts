@@ -139,7 +139,8 @@ export class MonitorsService {
           ...(body.visual_threshold === undefined ? {} : { visualThreshold: body.visual_threshold }),
           assertions: assertionsOf(body.mode ?? 'http', body.assertions),
         });
-        monitor.nextCheckAt = this.firstCheckAt(monitor);
+        if (body.paused) pause(monitor);
+        else monitor.nextCheckAt = this.firstCheckAt(monitor);
         return monitor;
       }),
     );
@@ -189,9 +190,7 @@ export class MonitorsService {
       if (!monitor.paused) monitor.nextCheckAt = this.firstCheckAt(monitor);
     }
     if (body.paused === true && !monitor.paused) {
-      monitor.paused = true;
-      monitor.status = 'paused';
-      monitor.nextCheckAt = null;
+      pause(monitor);
     } else if (body.paused === false && monitor.paused) {
       monitor.paused = false;
       monitor.status = 'pending';
@@ -398,6 +397,13 @@ export class MonitorsService {
     const spread = Math.min(FIRST_CHECK_SPREAD_MS, monitor.intervalSeconds * 1000);
     return new Date(Date.now() + Math.floor(Math.random() * spread));
   }
+}
+
+/** A paused monitor is not scheduled, and says so in its status. */
+function pause(monitor: Monitor): void {
+  monitor.paused = true;
+  monitor.status = 'paused';
+  monitor.nextCheckAt = null;
 }
 
 /**

@@ -37,6 +37,7 @@ describe('declarations: plan and apply a workspace', () => {
           url: `https://shop.example.com/page-${index}`,
           interval_seconds: 300,
           ...(index === 1 ? { parent: pageKey(0) } : {}),
+          ...(index === MONITORS - 1 ? { paused: true } : {}),
           ...(index < 3
             ? {
                 rules: { down: { event: 'down', destinations: ['ops', 'team'], confirm: { consecutive_failures: 2 } } },
@@ -139,6 +140,8 @@ describe('declarations: plan and apply a workspace', () => {
     const monitors = await monitorsByKey();
     expect(Object.keys(monitors).sort()).toEqual(Array.from({ length: MONITORS }, (_, index) => pageKey(index)));
     expect(monitors[pageKey(1)].parent_id).toBe(monitors[pageKey(0)].id);
+    // Created paused: never scheduled.
+    expect(monitors[pageKey(MONITORS - 1)]).toMatchObject({ paused: true, status: 'paused', next_check_at: null });
     const rules = await key.client.get(`/monitors/${monitors[pageKey(2)].id}/rules`);
     expect(
       rules.body.data.map((rule: Json) => [rule.declaration_key, rule.event, rule.confirm.consecutive_failures]),

@@ -53,6 +53,8 @@ function KeyedField(model: () => object, description: string): PropertyDecorator
     ApiPropertyOptional({
       type: 'object',
       description,
+      // Editors check the keys too (JSON Schema's propertyNames; the decorator's types do not know it).
+      ...({ propertyNames: { type: 'string', pattern: DECLARATION_KEY.source } } as object),
       additionalProperties: { $ref: getSchemaPath(model() as never) },
     }),
     ValidateIf((_, value) => value !== undefined),
@@ -104,9 +106,6 @@ export class DeclaredMonitorDto extends OmitType(CreateMonitorDto, ['parent_id']
     description: 'The key of the monitor this one depends on; null for none.',
   })
   parent?: string | null;
-
-  @BooleanField({ optional: true, description: 'Scheduled checks stop while paused.' })
-  paused?: boolean;
 
   @KeyedField(() => DeclaredAlertRuleDto, "The monitor's alert rules by their keys (unique within the monitor).")
   rules?: Record<string, DeclaredAlertRuleDto>;

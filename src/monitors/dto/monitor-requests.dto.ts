@@ -166,6 +166,13 @@ export class CreateMonitorDto {
 
   @AssertionsField("Conditions on every check's response; HTTP monitors only (`400` for a browser monitor).")
   assertions?: MonitorAssertionInputDto[];
+
+  @BooleanField({
+    optional: true,
+    default: false,
+    description: 'Create it paused (no scheduled check until it is resumed).',
+  })
+  paused?: boolean;
 }
 
 export class UpdateMonitorDto {

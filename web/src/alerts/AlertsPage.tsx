@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, ok } from '../api';
 import { AlertsTabs, destinationTarget } from '../components/AlertBits';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DriftWarning } from '../components/DriftWarning';
 import { OneTimeSecret } from '../components/OneTimeSecret';
 import { PagedList } from '../components/ResourceView';
 import { useApi } from '../hooks/useApi';
@@ -178,6 +179,7 @@ export function AlertsPage({ me }: { me: CurrentUser }) {
           }}
           onClose={() => setDeleting(null)}
         >
+          <DriftWarning resource={{ noun: 'alert destination', declarationKey: deleting.declaration_key }} deleting />
           <p>Rules stop sending to it, and its delivery log is deleted with it. This cannot be undone.</p>
         </ConfirmDialog>
       ) : null}

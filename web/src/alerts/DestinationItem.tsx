@@ -3,6 +3,8 @@ import { useItemAction } from '../hooks/useItemAction';
 import { api, ok } from '../api';
 import { DESTINATION_TYPE_LABEL, destinationTarget, EVENT_LABEL, TestResultView } from '../components/AlertBits';
 import { Badge } from '../components/Badge';
+import { useDriftConfirm } from '../components/DriftWarning';
+import { ManagedBadge } from '../components/ManagedBadge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { formatDateTime } from '../format';
 import { Link, withQuery } from '../router';
@@ -25,6 +27,7 @@ export function DestinationItem({
   const { busy, error, run } = useItemAction<'test' | 'toggle'>();
   const [result, setResult] = useState<DestinationTestResult | null>(null);
   const { id, name } = destination;
+  const drift = useDriftConfirm();
 
   const test = () =>
     run('test', `The test ping to “${name}” could not be sent`, async () => {
@@ -32,7 +35,7 @@ export function DestinationItem({
       setResult(await ok(api.POST('/alert-destinations/{id}/test', { params: { path: { id } } })));
     });
 
-  const toggle = () =>
+  const setEnabled = () =>
     run('toggle', `“${name}” was not ${destination.enabled ? 'disabled' : 'enabled'}`, async () => {
       const updated = await ok(
         api.PATCH('/alert-destinations/{id}', { params: { path: { id } }, body: { enabled: !destination.enabled } }),
@@ -45,6 +48,15 @@ export function DestinationItem({
       );
     });
 
+  const toggle = () => {
+    const verb = destination.enabled ? 'Disable' : 'Enable';
+    drift.confirm(
+      { noun: 'alert destination', declarationKey: destination.declaration_key },
+      { title: `${verb} “${name}” by hand?`, confirmLabel: `${verb} anyway` },
+      () => void setEnabled(),
+    );
+  };
+
   return (
     <li className="destination" data-destination-id={id}>
       <article aria-labelledby={headingId}>
@@ -53,6 +65,7 @@ export function DestinationItem({
           <p className="check-badges">
             <Badge tone="neutral">{DESTINATION_TYPE_LABEL[destination.type]}</Badge>
             {destination.enabled ? <Badge tone="success">Enabled</Badge> : <Badge tone="warning">Disabled</Badge>}
+            <ManagedBadge declarationKey={destination.declaration_key} />
           </p>
         </div>
         {destination.disabled_reason ? (
@@ -94,7 +107,7 @@ export function DestinationItem({
                 type="button"
                 className="button button-small button-secondary"
                 disabled={busy !== null}
-                onClick={() => void toggle()}
+                onClick={toggle}
               >
                 {busy === 'toggle' ? 'Saving…' : destination.enabled ? 'Disable' : 'Enable'}
                 <span className="visually-hidden"> {name}</span>
@@ -123,6 +136,7 @@ export function DestinationItem({
           {result ? <TestResultView name={name} result={result} /> : null}
         </div>
         {error ? <ProblemAlert error={error.error} title={error.title} /> : null}
+        {drift.dialog}
       </article>
     </li>
   );

@@ -2,10 +2,19 @@ import { type FormEvent, useState } from 'react';
 
 /**
  * The submit handling forms share: the page does not reload, the last refusal is cleared, `check` may stop a submit
- * it finds incomplete (showing its own messages), and `send` runs with the form busy; what it throws is kept in
- * `error` for the form to show.
+ * it finds incomplete (showing its own messages), `confirm` may ask first (calling `proceed` once the person agrees:
+ * the drift warning of a managed resource), and `send` runs with the form busy; what it throws is kept in `error` for
+ * the form to show.
  */
-export function useSubmit({ check, send }: { check?: () => boolean; send: () => Promise<void> }): {
+export function useSubmit({
+  check,
+  confirm,
+  send,
+}: {
+  check?: () => boolean;
+  confirm?: (proceed: () => void) => void;
+  send: () => Promise<void>;
+}): {
   busy: boolean;
   error: unknown;
   onSubmit: (event: FormEvent) => void;
@@ -13,9 +22,14 @@ export function useSubmit({ check, send }: { check?: () => boolean; send: () => 
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  async function submit() {
+  function submit() {
     setError(null);
     if (check && !check()) return;
+    if (confirm) confirm(() => void run());
+    else void run();
+  }
+
+  async function run() {
     setBusy(true);
     try {
       await send();
@@ -31,7 +45,7 @@ export function useSubmit({ check, send }: { check?: () => boolean; send: () => 
     error,
     onSubmit: (event) => {
       event.preventDefault();
-      void submit();
+      submit();
     },
   };
 }

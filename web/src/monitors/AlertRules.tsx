@@ -53,6 +53,7 @@ export function AlertRules({ monitor, me }: { monitor: Monitor; me: CurrentUser 
               <RuleItem
                 key={rule.id}
                 rule={rule}
+                monitorKey={monitor.declaration_key}
                 named={named}
                 mayWrite={mayWrite}
                 onChanged={(updated, note) => {

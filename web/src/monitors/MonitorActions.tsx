@@ -1,17 +1,31 @@
 import { useState } from 'react';
 import { api, ok } from '../api';
+import { useDriftConfirm } from '../components/DriftWarning';
 import { ProblemAlert } from '../components/ProblemAlert';
 import type { CheckRun, Monitor } from '../types';
 import { CheckRunResult } from './MonitorBits';
 
-/** What a monitor row's buttons are doing, and what came of it. */
+/**
+ * What a monitor row's buttons are doing, and what came of it. Pausing or resuming a monitor a declaration manages
+ * asks first: it is drift.
+ */
 export function useMonitorActions(onChanged: (monitor: Monitor) => void) {
   const [busy, setBusy] = useState<{ id: string; action: 'pause' | 'check' } | null>(null);
   const [run, setRun] = useState<CheckRun | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<{ title: string; error: unknown } | null>(null);
+  const drift = useDriftConfirm();
 
-  async function togglePause(monitor: Monitor) {
+  function togglePause(monitor: Monitor) {
+    const verb = monitor.paused ? 'Resume' : 'Pause';
+    drift.confirm(
+      { noun: 'monitor', declarationKey: monitor.declaration_key },
+      { title: `${verb} “${monitor.name}” by hand?`, confirmLabel: `${verb} anyway` },
+      () => void setPaused(monitor),
+    );
+  }
+
+  async function setPaused(monitor: Monitor) {
     setBusy({ id: monitor.id, action: 'pause' });
     setError(null);
     setMessage(null);
@@ -49,15 +63,18 @@ export function useMonitorActions(onChanged: (monitor: Monitor) => void) {
   }
 
   const feedback = (
-    <div className="action-feedback">
-      {message ? (
-        <p className="alert alert-success" role="status">
-          {message}
-        </p>
-      ) : null}
-      {error ? <ProblemAlert error={error.error} title={error.title} /> : null}
-      {run ? <CheckRunResult run={run} /> : null}
-    </div>
+    <>
+      <div className="action-feedback">
+        {message ? (
+          <p className="alert alert-success" role="status">
+            {message}
+          </p>
+        ) : null}
+        {error ? <ProblemAlert error={error.error} title={error.title} /> : null}
+        {run ? <CheckRunResult run={run} /> : null}
+      </div>
+      {drift.dialog}
+    </>
   );
   return { busy, togglePause, checkNow, feedback };
 }
@@ -87,7 +104,7 @@ export function MonitorActions({
         type="button"
         className="button button-small button-secondary"
         disabled={busy !== null}
-        onClick={() => void actions.togglePause(monitor)}
+        onClick={() => actions.togglePause(monitor)}
       >
         {busy === 'pause' ? 'Saving…' : monitor.paused ? 'Resume' : 'Pause'}
         <span className="visually-hidden"> {monitor.name}</span>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ProblemError } from '../api';
+import { DriftNotice, useDriftConfirm } from '../components/DriftWarning';
 import { SelectField, TextField } from '../components/Field';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { type RadioOption, RadioField } from '../components/RadioField';
@@ -24,25 +25,33 @@ const MODES: RadioOption<MonitorMode>[] = [
   },
 ];
 
-/** The form of a new monitor (`monitor` null) or of one to edit; once saved, the monitor's page opens. */
+/**
+ * The form of a new monitor (`monitor` null) or of one to edit; once saved, the monitor's page opens. Saving a monitor
+ * a declaration manages asks first: the change is drift.
+ */
 export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(monitor));
   const [local, setLocal] = useState<Partial<Record<'name' | 'url', string>>>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const drift = useDriftConfirm();
+  const managed = { noun: 'monitor', declarationKey: monitor?.declaration_key ?? null };
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [field]: value }));
 
   const heartbeat = draft.mode === 'heartbeat';
 
-  async function save() {
+  function check(): boolean {
     const problems: typeof local = {};
     if (!draft.name.trim()) problems.name = 'Give the monitor a name, such as the page it watches.';
     if (!heartbeat && !draft.url.trim())
       problems.url = 'Enter the address of the page to check, such as https://example.com/pricing.';
     setLocal(problems);
     setError(null);
-    if (Object.keys(problems).length) return;
+    return Object.keys(problems).length === 0;
+  }
+
+  async function save() {
     setBusy(true);
     try {
       const saved = await saveMonitor(monitor, draft);
@@ -55,7 +64,12 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    void save();
+    if (!check()) return;
+    drift.confirm(
+      managed,
+      { title: `Save changes to “${monitor?.name ?? ''}” by hand?`, confirmLabel: 'Save anyway' },
+      () => void save(),
+    );
   }
 
   // The API's message for exactly this field (a row's own fields are named `tracked_values[0].selector`).
@@ -67,6 +81,7 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
 
   return (
     <form className="card form monitor-form" onSubmit={submit} noValidate>
+      <DriftNotice resource={managed} />
       {invalid ? (
         <ProblemAlert error={error} title="The monitor was not saved: correct the fields marked below" />
       ) : (
@@ -112,6 +127,7 @@ export function MonitorForm({ monitor }: { monitor: Monitor | null }) {
           Cancel
         </Link>
       </div>
+      {drift.dialog}
     </form>
   );
 }

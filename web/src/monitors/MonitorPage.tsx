@@ -2,6 +2,7 @@ import { ProblemError } from '../api';
 import { useApi } from '../hooks/useApi';
 import { canWrite } from '../permissions';
 
+import { ManagedBadge } from '../components/ManagedBadge';
 import { ResourceView } from '../components/ResourceView';
 import { usePageTitle } from '../components/usePageTitle';
 import { formatDateTime, formatInterval, plural } from '../format';
@@ -46,6 +47,7 @@ export function MonitorPage({ id, me }: { id: string; me: CurrentUser }) {
                 <h1>{loaded.name}</h1>
                 <p className="check-badges">
                   <MonitorStatusBadge status={loaded.status} />
+                  <ManagedBadge declarationKey={loaded.declaration_key} />
                   <span className="url muted">{loaded.url ?? 'Heartbeat: pinged by a job'}</span>
                 </p>
                 {loaded.parent_id ? <DependsOn parentId={loaded.parent_id} /> : null}

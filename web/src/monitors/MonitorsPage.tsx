@@ -1,5 +1,6 @@
 import { DataTable } from '../components/DataTable';
 import { SelectField } from '../components/Field';
+import { ManagedBadge } from '../components/ManagedBadge';
 import { PagedList } from '../components/ResourceView';
 import { formatDateTime, formatInterval } from '../format';
 import { useApi } from '../hooks/useApi';
@@ -104,6 +105,7 @@ export function MonitorsPage({ me }: { me: CurrentUser }) {
                   <>
                     <Link to={`/monitors/${monitor.id}`}>{monitor.name}</Link>
                     <span className="block small muted url">{monitor.url ?? 'Heartbeat'}</span>
+                    <ManagedBadge declarationKey={monitor.declaration_key} />
                   </>
                 ),
               },

@@ -2,18 +2,27 @@ import { useId, useState } from 'react';
 import { api, ok } from '../api';
 import { Badge } from '../components/Badge';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DriftWarning, type ManagedResource, useDriftConfirm } from '../components/DriftWarning';
+import { ManagedBadge } from '../components/ManagedBadge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import type { AlertDestination, AlertRule } from '../types';
 import { incident, RULE_TITLE, ruleSentence, STATE } from './rule-text';
 
+/** A rule's key as plans name it: its monitor's key and its own, `shop/down`. */
+const ruleKey = (monitorKey: string | null, rule: AlertRule) =>
+  rule.declaration_key === null || monitorKey === null ? rule.declaration_key : `${monitorKey}/${rule.declaration_key}`;
+
 export function RuleItem({
   rule,
+  monitorKey,
   named,
   mayWrite,
   onChanged,
   onDeleted,
 }: {
   rule: AlertRule;
+  /** The declaration key of the rule's monitor (a managed rule's key is its monitor's and its own). */
+  monitorKey: string | null;
   named: Map<string, AlertDestination>;
   mayWrite: boolean;
   onChanged: (rule: AlertRule, note: string) => void;
@@ -24,8 +33,19 @@ export function RuleItem({
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const title = RULE_TITLE[rule.event];
+  const drift = useDriftConfirm();
+  const managed: ManagedResource = { noun: 'alert rule', declarationKey: ruleKey(monitorKey, rule) };
 
-  async function toggle() {
+  function toggle() {
+    const verb = rule.enabled ? 'Disable' : 'Enable';
+    drift.confirm(
+      managed,
+      { title: `${verb} the “${title}” rule by hand?`, confirmLabel: `${verb} anyway` },
+      () => void setEnabled(),
+    );
+  }
+
+  async function setEnabled() {
     setBusy(true);
     setError(null);
     try {
@@ -66,6 +86,7 @@ export function RuleItem({
             ) : (
               <Badge tone="neutral">Disabled</Badge>
             )}
+            <ManagedBadge declarationKey={managed.declarationKey} />
           </p>
         </div>
         <p>{ruleSentence(rule)}</p>
@@ -76,12 +97,7 @@ export function RuleItem({
             .join(', ')}
         </p>
         {mayWrite ? (
-          <button
-            type="button"
-            className="button button-small button-secondary"
-            disabled={busy}
-            onClick={() => void toggle()}
-          >
+          <button type="button" className="button button-small button-secondary" disabled={busy} onClick={toggle}>
             {busy ? 'Saving…' : rule.enabled ? 'Disable' : 'Enable'}
             <span className="visually-hidden"> the “{title}” rule</span>
           </button>
@@ -107,10 +123,12 @@ export function RuleItem({
             }}
             onClose={() => setDeleting(false)}
           >
+            <DriftWarning resource={managed} deleting />
             <p>It stops at once, and a firing alert sends no recovery. To pause it instead, disable it.</p>
           </ConfirmDialog>
         ) : null}
         <ProblemAlert error={error} title={`The “${title}” rule was not ${rule.enabled ? 'disabled' : 'enabled'}`} />
+        {drift.dialog}
       </article>
     </li>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, ok, ProblemError } from '../api';
+import { DriftNotice, useDriftConfirm } from '../components/DriftWarning';
 import { TextAreaField, TextField } from '../components/Field';
 import { fieldError, ProblemAlert } from '../components/ProblemAlert';
 import { useSubmit } from '../components/useSubmit';
@@ -19,7 +20,8 @@ const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,58})[a-z0-9]$/;
 
 /**
  * A status page's title, slug, description and components: creates one (`page` null) or saves the changes. The slug
- * follows the title until it is edited. The API's errors show at their fields; a taken slug at the slug.
+ * follows the title until it is edited. The API's errors show at their fields; a taken slug at the slug. Saving a page
+ * a declaration manages asks first: the change is drift.
  */
 export function StatusPageForm({
   page,
@@ -44,6 +46,8 @@ export function StatusPageForm({
   const [saved, setSaved] = useState<string | null>(null);
   // A component left wholly empty (no name, no monitors) is dropped rather than refused.
   const kept = drafts.filter((draft) => draft.name.trim() || draft.monitorIds.length);
+  const drift = useDriftConfirm();
+  const managed = { noun: 'status page', declarationKey: page?.declaration_key ?? null };
 
   const { busy, error, onSubmit } = useSubmit({
     check: () => {
@@ -58,6 +62,12 @@ export function StatusPageForm({
       setLocal(problems);
       return !problems.title && !problems.slug && Object.keys(problems.components).length === 0;
     },
+    confirm: (proceed) =>
+      drift.confirm(
+        managed,
+        { title: `Save changes to “${page?.title ?? ''}” by hand?`, confirmLabel: 'Save anyway' },
+        proceed,
+      ),
     send: async () => {
       // The API's errors name components by their place in the list sent: show that list.
       if (kept.length !== drafts.length) setDrafts(kept);
@@ -85,6 +95,7 @@ export function StatusPageForm({
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate aria-label={page ? 'Edit the status page' : undefined}>
+      <DriftNotice resource={managed} />
       {invalid || slugTaken ? (
         <ProblemAlert error={error} title={`${what}: correct the fields marked below`} />
       ) : (
@@ -147,6 +158,7 @@ export function StatusPageForm({
       <button type="submit" className="button button-primary" disabled={busy}>
         {page ? (busy ? 'Saving…' : 'Save changes') : busy ? 'Creating…' : 'Create status page'}
       </button>
+      {drift.dialog}
     </form>
   );
 }

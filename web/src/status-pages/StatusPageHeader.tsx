@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { api, ok } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyField } from '../components/CopyField';
+import { DriftWarning, type ManagedResource, useDriftConfirm } from '../components/DriftWarning';
+import { ManagedBadge } from '../components/ManagedBadge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { formatDateTime, plural } from '../format';
 import { canWrite } from '../permissions';
@@ -24,8 +26,19 @@ export function StatusPageHeader({
   const [error, setError] = useState<{ title: string; error: unknown } | null>(null);
   const [deleting, setDeleting] = useState(false);
   const address = absoluteUrl(page.public_url);
+  const drift = useDriftConfirm();
+  const managed: ManagedResource = { noun: 'status page', declarationKey: page.declaration_key };
 
-  async function togglePublished() {
+  function togglePublished() {
+    const verb = page.published ? 'Unpublish' : 'Publish';
+    drift.confirm(
+      managed,
+      { title: `${verb} “${page.title}” by hand?`, confirmLabel: `${verb} anyway` },
+      () => void setPublished(),
+    );
+  }
+
+  async function setPublished() {
     setBusy(true);
     setError(null);
     setMessage(null);
@@ -54,6 +67,7 @@ export function StatusPageHeader({
           <h1>{page.title}</h1>
           <p className="check-badges">
             <PublishedBadge published={page.published} />
+            <ManagedBadge declarationKey={page.declaration_key} />
             <span className="muted">
               {plural(page.components.length, 'component')} · changed {formatDateTime(page.updated_at)}
             </span>
@@ -65,7 +79,7 @@ export function StatusPageHeader({
               type="button"
               className={`button ${page.published ? 'button-secondary' : 'button-primary'}`}
               disabled={busy}
-              onClick={() => void togglePublished()}
+              onClick={togglePublished}
             >
               {busy ? 'Saving…' : page.published ? 'Unpublish' : 'Publish'}
             </button>
@@ -116,12 +130,14 @@ export function StatusPageHeader({
           }}
           onClose={() => setDeleting(false)}
         >
+          <DriftWarning resource={managed} deleting />
           <p>
             Its public address answers “not found” from then on, its incidents are deleted with it, and its slug is free
             again. This cannot be undone.
           </p>
         </ConfirmDialog>
       ) : null}
+      {drift.dialog}
     </>
   );
 }

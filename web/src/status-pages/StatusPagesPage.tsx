@@ -1,4 +1,5 @@
 import { DataTable } from '../components/DataTable';
+import { ManagedBadge } from '../components/ManagedBadge';
 import { PagedList, ResourceView } from '../components/ResourceView';
 import { formatDateTime } from '../format';
 import { useAllMonitors } from '../hooks/useAllMonitors';
@@ -82,6 +83,7 @@ export function StatusPagesPage({ me }: { me: CurrentUser }) {
                       <>
                         <Link to={`/status-pages/${row.id}`}>{row.title}</Link>
                         <span className="block small muted url">{row.public_url}</span>
+                        <ManagedBadge declarationKey={row.declaration_key} />
                       </>
                     ),
                   },
