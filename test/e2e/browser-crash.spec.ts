@@ -164,7 +164,7 @@ describe('a browser killed mid-capture', () => {
     expect(await count('captured')).toBe(1);
     expect(await count('missing_evidence')).toBe(0);
     expect(await count('infrastructure_error')).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** The live Chromium browser processes (not its renderers or helpers) started by the process marked `marker`. */

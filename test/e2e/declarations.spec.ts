@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { startWorkerProcess } from '../support/worker-process';
 
 type Json = Record<string, any>;
 
@@ -324,5 +327,57 @@ describe('declarations: plan and apply a workspace', () => {
       'alerts:read',
     ]);
     expect((await stranger.client.get(path())).status).toBe(404);
+  });
+});
+
+/** The service's own log, at its most verbose, while a declaration with secrets is planned, applied and exported. */
+describe('declarations: secrets stay out of the log', () => {
+  let service: ReturnType<typeof startWorkerProcess>;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    service = startWorkerProcess({ ROLE: 'api', PORT: String(port), LOG_LEVEL: 'trace' });
+    baseUrl = `http://127.0.0.1:${port}`;
+    for (let waited = 0; ; waited += 250) {
+      const ready = await fetch(`${baseUrl}/health/ready`).catch(() => null);
+      if (ready?.status === 200) break;
+      if (waited > 90_000) throw new Error(`the service did not start:\n${service.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }, 120_000);
+  afterAll(() => service?.kill());
+
+  it('logs the requests, never a secret they carry', async () => {
+    const api = new ApiClient(baseUrl);
+    const owner = await createAccount(api);
+    const key = await issueKey(owner, ['monitors:read', 'monitors:write', 'alerts:read', 'alerts:write']);
+    const path = `/workspaces/${owner.workspaceId}/declaration`;
+    const document = {
+      version: 1,
+      alert_destinations: { ops: { name: 'Ops', type: 'webhook', config: { url: WEBHOOK_SECRET } } },
+      monitors: {
+        shop: {
+          name: 'Shop',
+          url: 'https://shop.example.com/',
+          rules: { down: { event: 'down', destinations: ['ops'] } },
+        },
+      },
+    };
+    const planned = await key.client.post(`${path}/plan`, { document });
+    expect((await key.client.post(`${path}/apply`, { document, fingerprint: planned.body.fingerprint })).status).toBe(
+      200,
+    );
+    const refused = await key.client.post(`${path}/apply`, { document, fingerprint: planned.body.fingerprint });
+    expect(refused.status).toBe(409);
+    expect((await key.client.get(path)).status).toBe(200);
+    const log = service.output();
+    expect(log).toContain('/declaration/apply');
+    expect(log).not.toContain(WEBHOOK_SECRET.split('/').pop());
   });
 });

@@ -36,16 +36,12 @@ describe('monitor scheduling', () => {
   });
 
   async function createMonitors(count: number): Promise<string[]> {
-    const ids: string[] = [];
-    for (let index = 0; index < count; index += 1) {
-      const created = await key.client.post('/monitors', {
-        name: `m${index}`,
-        url: `${site.origin}/up`,
-        interval_seconds: 3600,
-      });
-      ids.push(created.body.id);
-    }
-    return ids;
+    const created = await Promise.all(
+      Array.from({ length: count }, (_, index) =>
+        key.client.post('/monitors', { name: `m${index}`, url: `${site.origin}/up`, interval_seconds: 3600 }),
+      ),
+    );
+    return created.map((response) => response.body.id as string);
   }
 
   it('two schedulers side by side enqueue every due monitor once, and a worker records one result each', async () => {

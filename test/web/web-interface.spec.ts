@@ -334,7 +334,7 @@ describe('web interface (real Chromium against the real service)', () => {
     expect(await page.getByRole('button', { name: /Approve|Reject/ }).count()).toBe(0);
     const check = (await ci.client.get(`/release-checks/${created.id}`)).body;
     expect(check).toMatchObject({ revision: 1, gate: 'failed', review: { status: 'rejected' } });
-  }, 60_000);
+  }, 120_000);
 
   it('renders the check page (and the other screens) 390 px wide without horizontal scrolling', async () => {
     const mobile = await newContext(browser, { viewport: { width: 390, height: 844 } });
