@@ -69,13 +69,17 @@ function pick(source: object, fields: string[]): Spec {
   );
 }
 
-/** The workspace's resources in the declaration's shape, and who manages each. */
-interface Workspace {
-  resources: CurrentResource[];
+/** The workspace's resources of the declared kinds. */
+interface Entities {
   monitors: Monitor[];
   rules: AlertRule[];
   destinations: AlertKindDestination[];
   pages: StatusPage[];
+}
+
+/** ... and the same in the declaration's shape, with who manages each. */
+interface Workspace extends Entities {
+  resources: CurrentResource[];
 }
 
 /** A key for a name: what an export gives a resource nothing manages yet. */
@@ -177,22 +181,21 @@ export class DeclarationsService {
 
   /** Today's workspace as a declaration: managed resources under their keys, the others with keys and ids to adopt. */
   async export(): Promise<Record<string, unknown>> {
-    const workspace = await this.load();
+    // References written with the keys this export gives (a rule names its destination by the key it has here).
+    const workspace = await this.load(true);
     const keys = this.keysOf(workspace);
+    const specs = new Map(workspace.resources.map((resource) => [resource.id, resource.spec]));
+    const rulesOf = Map.groupBy(workspace.rules, (rule) => rule.monitor.id);
     // What the workspace holds, less what is unset (a file leaves it out; the API takes no null for most fields).
-    const spec = (kind: DeclarationKind, id: string) =>
-      Object.fromEntries(
-        Object.entries(
-          workspace.resources.find((resource) => resource.kind === kind && resource.id === id)!.spec,
-        ).filter(([, value]) => value !== null),
-      );
+    const spec = (id: string) =>
+      Object.fromEntries(Object.entries(specs.get(id)!).filter(([, value]) => value !== null));
     const adopt = (entity: { id: string; declarationKey: string | null }) =>
       entity.declarationKey === null ? { id: entity.id } : {};
 
     const alertDestinations = Object.fromEntries(
       workspace.destinations.map((destination) => {
         const key = keys.get(destination.id)!;
-        const declared = spec('alert_destination', destination.id);
+        const declared = spec(destination.id);
         const config = Object.fromEntries(
           Object.entries((declared.config ?? {}) as Spec).map(([field, value]) => [
             field,
@@ -204,38 +207,39 @@ export class DeclarationsService {
     );
     const monitors = Object.fromEntries(
       workspace.monitors.map((monitor) => {
-        const rules = workspace.rules.filter((rule) => rule.monitor.id === monitor.id);
-        const declared: Spec = { ...adopt(monitor), ...spec('monitor', monitor.id) };
+        const rules = rulesOf.get(monitor.id) ?? [];
+        const declared: Spec = { ...adopt(monitor), ...spec(monitor.id) };
         if (rules.length) {
           declared.rules = Object.fromEntries(
-            rules.map((rule) => [keys.get(rule.id)!.split('/')[1], { ...adopt(rule), ...spec('alert_rule', rule.id) }]),
+            rules.map((rule) => [keys.get(rule.id)!.split('/')[1], { ...adopt(rule), ...spec(rule.id) }]),
           );
         }
         return [keys.get(monitor.id)!, declared];
       }),
     );
     const statusPages = Object.fromEntries(
-      workspace.pages.map((page) => [keys.get(page.id)!, { ...adopt(page), ...spec('status_page', page.id) }]),
+      workspace.pages.map((page) => [keys.get(page.id)!, { ...adopt(page), ...spec(page.id) }]),
     );
     return { version: 1, alert_destinations: alertDestinations, monitors, status_pages: statusPages };
   }
 
   /** Every resource's key: its own when managed, else one made from its name (unique in its kind). */
-  private keysOf(workspace: Workspace): Map<string, string> {
+  private keysOf(workspace: Entities): Map<string, string> {
     const keys = new Map<string, string>();
     const give = (items: { id: string; declarationKey: string | null }[], nameOf: (id: string) => string) => {
       const taken = new Set(items.map((item) => item.declarationKey).filter((key): key is string => key !== null));
       for (const item of items) keys.set(item.id, item.declarationKey ?? keyFor(nameOf(item.id), taken));
     };
-    const named = (items: { id: string; name?: string; slug?: string }[]) => (id: string) => {
-      const item = items.find((candidate) => candidate.id === id)!;
-      return item.name ?? item.slug ?? id;
+    const named = (items: { id: string; name?: string; slug?: string }[]) => {
+      const byId = new Map(items.map((item) => [item.id, item]));
+      return (id: string) => byId.get(id)?.name ?? byId.get(id)?.slug ?? id;
     };
     give(workspace.destinations, named(workspace.destinations));
     give(workspace.monitors, named(workspace.monitors));
     give(workspace.pages, named(workspace.pages));
+    const rulesOf = Map.groupBy(workspace.rules, (rule) => rule.monitor.id);
     for (const monitor of workspace.monitors) {
-      const rules = workspace.rules.filter((rule) => rule.monitor.id === monitor.id);
+      const rules = rulesOf.get(monitor.id) ?? [];
       const taken = new Set(rules.map((rule) => rule.declarationKey).filter((key): key is string => key !== null));
       for (const rule of rules) {
         keys.set(rule.id, `${keys.get(monitor.id)}/${rule.declarationKey ?? keyFor(rule.event, taken)}`);
@@ -275,8 +279,12 @@ export class DeclarationsService {
     if (errors.length) throw new ValidationFailed(errors);
   }
 
-  /** The workspace's resources of every declared kind, with their specs as the declaration writes them. */
-  private async load(): Promise<Workspace> {
+  /**
+   * The workspace's resources of every declared kind, with their specs as the declaration writes them. What a spec
+   * refers to is named by its key: the managed resource's own (one nothing manages by its id: it shows as changed
+   * until adopted), or, for an export, the key the export gives every resource.
+   */
+  private async load(forExport = false): Promise<Workspace> {
     const [monitors, destinations, pages] = await Promise.all([
       this.em.find(Monitor, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       this.em.find(AlertDestination, ALERT_DESTINATIONS, { orderBy: { createdAt: 'asc', id: 'asc' } }),
@@ -290,11 +298,12 @@ export class DeclarationsService {
           { orderBy: { createdAt: 'asc', id: 'asc' } },
         )
       : [];
-    const keyOf = new Map<string, string | null>([
-      ...monitors.map((monitor) => [monitor.id, monitor.declarationKey] as const),
-      ...destinations.map((destination) => [destination.id, destination.declarationKey] as const),
-    ]);
-    // A reference to something no declaration manages is written as its id: it shows as changed until adopted.
+    const entities = { monitors, rules, destinations: destinations as AlertKindDestination[], pages };
+    const keyOf = forExport
+      ? this.keysOf(entities)
+      : new Map<string, string | null>(
+          [...monitors, ...destinations].map((resource) => [resource.id, resource.declarationKey] as const),
+        );
     const ref = (id: string) => keyOf.get(id) ?? id;
     const resources: CurrentResource[] = [
       ...(destinations as AlertKindDestination[]).map((destination) => {
@@ -337,7 +346,7 @@ export class DeclarationsService {
         },
       })),
     ];
-    return { resources, monitors, rules, destinations: destinations as AlertKindDestination[], pages };
+    return { ...entities, resources };
   }
 
   /**
@@ -351,11 +360,15 @@ export class DeclarationsService {
     changes: PlannedChange[],
     workspace: Workspace,
   ): Promise<void> {
-    const ids = new Map<string, string>(
-      workspace.resources
+    // Each key's resource: the managed ones, those adopted now (changed under their new key), and, below, those made.
+    const ids = new Map<string, string>([
+      ...workspace.resources
         .filter((resource) => resource.key !== null)
-        .map((resource) => [`${resource.kind}:${resource.key}`, resource.id]),
-    );
+        .map((resource) => [`${resource.kind}:${resource.key}`, resource.id] as const),
+      ...changes
+        .filter((change) => change.id !== null)
+        .map((change) => [`${change.kind}:${change.key}`, change.id!] as const),
+    ]);
     const idOf = (kind: DeclarationKind, key: string) => ids.get(`${kind}:${key}`)!;
     const byKey = <T extends { key: string }>(items: T[]) => new Map(items.map((item) => [item.key, item]));
     const [destinations, monitors, rules, pages] = [

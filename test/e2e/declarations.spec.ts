@@ -314,6 +314,51 @@ describe('declarations: plan and apply a workspace', () => {
     ]);
   });
 
+  it('adopts a workspace made by hand from its export: references by the keys of the export, nothing copied', async () => {
+    const hand = await createAccount(new ApiClient(service.baseUrl));
+    const handKey = await issueKey(hand, ['monitors:read', 'monitors:write', 'alerts:read', 'alerts:write']);
+    const hook = await handKey.client.post('/alert-destinations', {
+      name: 'Hand hook',
+      type: 'webhook',
+      config: { url: WEBHOOK_SECRET },
+    });
+    const api = await handKey.client.post('/monitors', { name: 'API', url: 'https://shop.example.com/api' });
+    const web = await handKey.client.post('/monitors', {
+      name: 'Web',
+      url: 'https://shop.example.com/web',
+      parent_id: api.body.id,
+    });
+    await handKey.client.post(`/monitors/${web.body.id}/rules`, { event: 'down', destination_ids: [hook.body.id] });
+    await handKey.client.post('/status-pages', {
+      slug: `hand-${Date.now().toString(36)}`,
+      title: 'Hand',
+      components: [{ name: 'Site', monitor_ids: [api.body.id, web.body.id] }],
+    });
+    const handPath = `/workspaces/${hand.workspaceId}/declaration`;
+    const exported = (await handKey.client.get(handPath)).body;
+    expect(exported.monitors.web).toMatchObject({ parent: 'api', rules: { down: { destinations: ['hand-hook'] } } });
+    expect(Object.values(exported.status_pages as Json)[0].components).toEqual([
+      { name: 'Site', monitors: ['api', 'web'] },
+    ]);
+    exported.alert_destinations['hand-hook'].config.url = WEBHOOK_SECRET;
+
+    const planned = await handKey.client.post(`${handPath}/plan`, { document: exported });
+    expect(planned.status).toBe(200);
+    expect(planned.body.changes.every((change: Json) => change.action === 'update')).toBe(true);
+    expect(planned.body.changes).toHaveLength(5);
+    const applied = await handKey.client.post(`${handPath}/apply`, {
+      document: exported,
+      fingerprint: planned.body.fingerprint,
+    });
+    expect(applied.status).toBe(200);
+    expect((await handKey.client.post(`${handPath}/plan`, { document: exported })).body.changes).toEqual([]);
+    const monitors = (await handKey.client.get('/monitors')).body.data;
+    expect(monitors.map((monitor: Json) => [monitor.name, monitor.declaration_key])).toEqual([
+      ['API', 'api'],
+      ['Web', 'web'],
+    ]);
+  });
+
   it('needs the write scopes to apply, and names only the workspace the caller acts in', async () => {
     const planned = await reader.client.post(path('/plan'), { document: document() });
     expect(planned.status).toBe(200);
