@@ -83,7 +83,8 @@ describe('accessibility scans survive lost jobs and failing browsers', () => {
     let slow = true;
     const slowSite = await new SlowSite(() => slow).start();
     const monitor = await key.client.post('/monitors', { name: 'Slow', url: `${slowSite.origin}/page` });
-    const lock = { JOB_LOCK_MS: '1500' };
+    // Short enough that the killed worker's job is taken over soon, long enough for a slow day's event loop.
+    const lock = { JOB_LOCK_MS: '5000' };
     const doomed = startWorkerProcess(lock);
     try {
       const id = await start(monitor.body.id as string);

@@ -63,7 +63,8 @@ describe('a crawl survives its worker being killed', () => {
   });
 
   it('finishes after the restart with the result an uninterrupted crawl has, no page twice, none lost', async () => {
-    const lock = { JOB_LOCK_MS: '1500' };
+    // Short enough that the killed worker's job is taken over soon, long enough for a slow day's event loop.
+    const lock = { JOB_LOCK_MS: '5000' };
     const doomed = startWorkerProcess(lock);
     let interrupted: Json;
     try {
