@@ -2,7 +2,7 @@ import type { ClassConstructor } from 'class-transformer';
 import { DestinationConfigInputDto } from '../alerts/dto/alerts.dto';
 import { ValidationFailed, type FieldError } from '../common/errors/domain-errors';
 import { createValidationPipe } from '../common/validation/validation.pipe';
-import { type DesiredResource, type Spec } from './declaration-plan';
+import { type DesiredResource, isRecord, type Spec } from './declaration-plan';
 import {
   DECLARATION_KEY,
   DeclarationDto,
@@ -42,9 +42,6 @@ export interface ParsedDeclaration {
 }
 
 const pipe = createValidationPipe();
-
-const isRecord = (value: unknown): value is Spec =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The value's fields in the order the author wrote them (a plan lists them so), nested objects too. */
 function inAuthorsOrder(value: unknown, written: unknown): unknown {

@@ -56,7 +56,7 @@ export interface PlannedChange {
 }
 
 /** An object that is not an array: its fields are compared one by one. */
-function isRecord(value: unknown): value is Spec {
+export function isRecord(value: unknown): value is Spec {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
