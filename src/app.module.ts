@@ -46,6 +46,7 @@ export class AppModule implements OnModuleDestroy {
     const monitors = MonitorsModule.forRoot(config);
     const alerts = AlertsModule.forRoot(config);
     const statusPages = StatusPagesModule.forRoot(config, monitors, alerts);
+    const maintenance = MaintenanceModule.forRoot(config);
     const infrastructure = [
       ConfigModule.forRoot(config),
       LoggingModule.forRoot(config),
@@ -60,7 +61,7 @@ export class AppModule implements OnModuleDestroy {
       A11yScansModule.forRoot(config),
       CrawlModule.forRoot(config, monitors),
       statusPages,
-      MaintenanceModule.forRoot(config),
+      maintenance,
       ReportsModule.forRoot(config, monitors),
       alerts,
     ];
@@ -81,7 +82,7 @@ export class AppModule implements OnModuleDestroy {
         ChangesModule,
         ExportModule,
         DownloadsModule,
-        DeclarationsModule.forRoot(monitors, alerts, statusPages),
+        DeclarationsModule.forRoot({ monitors, alerts, statusPages, maintenance }),
       ],
       providers: [
         // Who is calling, whether their bucket allows another request, where they act and whether they may.

@@ -2340,8 +2340,8 @@ export interface components {
          */
         DeclarationKey: string;
         /**
-         * @description A workspace's monitors (with their rules), alert destinations and status pages as one document, each resource
-         *     under a key its author chose. Planned and applied with `POST /workspaces/{id}/declaration/plan` and
+         * @description A workspace's monitors (with their rules), alert destinations, status pages and maintenance windows as one
+         *     document, each resource under a key its author chose. Planned and applied with `POST /workspaces/{id}/declaration/plan` and
          *     `…/apply`; `/api/v1/declaration.schema.json` serves this schema as JSON Schema for editors.
          */
         Declaration: {
@@ -2358,6 +2358,10 @@ export interface components {
             /** @description Status pages by their keys. */
             status_pages?: {
                 [key: string]: components["schemas"]["DeclaredStatusPage"];
+            };
+            /** @description Maintenance windows by their keys. */
+            maintenance_windows?: {
+                [key: string]: components["schemas"]["DeclaredMaintenanceWindow"];
             };
         };
         /**
@@ -2479,6 +2483,46 @@ export interface components {
             /** @description The keys of the `monitors` it shows. */
             monitors: components["schemas"]["DeclarationKey"][];
         };
+        /**
+         * @description A maintenance window as a declaration writes it: the fields of `CreateMaintenanceWindowRequest`, the monitors it
+         *     covers by key. Exactly one of `ends_at` and `duration_minutes`; `starts_at` left out starts it when it is made.
+         */
+        DeclaredMaintenanceWindow: {
+            name: string;
+            /** @description Shown on status pages; null for none. */
+            message?: string | null;
+            /** @description Defaults to `mute_alerts`. */
+            effect?: components["schemas"]["MaintenanceEffect"];
+            /**
+             * Format: date-time
+             * @description Defaults to now (start now).
+             */
+            starts_at?: string;
+            /**
+             * Format: date-time
+             * @description When it ends (each occurrence lasts as long): after `starts_at`, at most 7 days later, rounded up to a whole
+             *     minute after it. Instead of `duration_minutes`.
+             */
+            ends_at?: string;
+            /** @description How long it lasts (each occurrence, for a recurring window). Instead of `ends_at`. */
+            duration_minutes?: number;
+            /**
+             * @description An RFC 5545 RRULE without `DTSTART` (`starts_at` is where it starts, at that wall-clock time), for instance
+             *     `FREQ=WEEKLY;BYDAY=SU` or `FREQ=MONTHLY;BYMONTHDAY=1;COUNT=12`; at most one occurrence per hour. Null or
+             *     left out: one-off.
+             */
+            rrule?: string | null;
+            /** @description An IANA time zone, such as `Europe/Berlin`, whose wall-clock time a recurring window keeps. Defaults to `UTC`. */
+            timezone?: string;
+            /**
+             * Format: uuid
+             * @description An existing resource of the workspace, not managed by a declaration, to take over instead of creating one
+             *     (how a workspace exported with `GET /workspaces/{id}/declaration` is adopted).
+             */
+            id?: string;
+            /** @description The keys of the `monitors` it covers; empty or left out, every monitor of the workspace. */
+            monitors?: components["schemas"]["DeclarationKey"][];
+        };
         DeclarationPlanRequest: {
             document: components["schemas"]["Declaration"];
             /**
@@ -2495,7 +2539,7 @@ export interface components {
             fingerprint: string;
         };
         /** @enum {string} */
-        DeclarationKind: "alert_destination" | "monitor" | "alert_rule" | "status_page";
+        DeclarationKind: "alert_destination" | "monitor" | "alert_rule" | "status_page" | "maintenance_window";
         /** @description A field's value, whatever JSON it holds; null for a secret. */
         DeclarationFieldValue: string | number | boolean | unknown[] | {
             [key: string]: unknown;
@@ -4746,6 +4790,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description The key of the declaration managing it (`/workspaces/{id}/declaration`); null when managed by hand. */
+            declaration_key: string | null;
         };
         MaintenanceWindowList: {
             data: components["schemas"]["MaintenanceWindow"][];
@@ -5482,6 +5528,10 @@ export interface components {
          *     member of is a `404`. An API key always acts in the workspace it was created in; naming another is a `404`.
          */
         WorkspaceId: string;
+        /** @description Only with a YAML body (the document itself); a JSON body carries it as a field. */
+        DeclarationPrune: boolean;
+        /** @description Only with a YAML body (the document itself); a JSON body carries it as a field. */
+        DeclarationFingerprint: string;
         /** @description The rule's identifier. */
         RuleId: string;
         /** @description The person's identifier. */
@@ -6286,7 +6336,10 @@ export interface operations {
     };
     planDeclaration: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only with a YAML body (the document itself); a JSON body carries it as a field. */
+                prune?: components["parameters"]["DeclarationPrune"];
+            };
             header?: {
                 /**
                  * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
@@ -6300,6 +6353,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /**
+         * @description The request as JSON, or the document itself as YAML (`Content-Type: application/yaml`) with `prune` in the
+         *     query. With a JSON body the query carries neither.
+         */
         requestBody: {
             content: {
                 /**
@@ -6335,6 +6392,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["DeclarationPlanRequest"];
+                /**
+                 * @example {
+                 *       "version": 1,
+                 *       "monitors": {
+                 *         "shop": {
+                 *           "name": "Shop",
+                 *           "url": "https://shop.example.com/"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/yaml": components["schemas"]["Declaration"];
             };
         };
         responses: {
@@ -6431,7 +6500,12 @@ export interface operations {
     };
     applyDeclaration: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only with a YAML body (the document itself); a JSON body carries it as a field. */
+                prune?: components["parameters"]["DeclarationPrune"];
+                /** @description Only with a YAML body (the document itself); a JSON body carries it as a field. */
+                fingerprint?: components["parameters"]["DeclarationFingerprint"];
+            };
             header?: {
                 /**
                  * @description The workspace a session acts in (default: the person's first workspace). A workspace the caller is not a
@@ -6445,6 +6519,10 @@ export interface operations {
             };
             cookie?: never;
         };
+        /**
+         * @description The request as JSON, or the document itself as YAML (`Content-Type: application/yaml`) with `prune` and
+         *     `fingerprint` in the query. With a JSON body the query carries neither.
+         */
         requestBody: {
             content: {
                 /**
@@ -6462,6 +6540,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["DeclarationApplyRequest"];
+                /**
+                 * @example {
+                 *       "version": 1,
+                 *       "monitors": {
+                 *         "shop": {
+                 *           "name": "Shop",
+                 *           "url": "https://shop.example.com/"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/yaml": components["schemas"]["Declaration"];
             };
         };
         responses: {
@@ -12838,7 +12928,8 @@ export interface operations {
                      *           },
                      *           "ended_at": null,
                      *           "created_at": "2026-11-24T09:30:00Z",
-                     *           "updated_at": "2026-11-24T09:30:00Z"
+                     *           "updated_at": "2026-11-24T09:30:00Z",
+                     *           "declaration_key": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -12935,7 +13026,8 @@ export interface operations {
                      *       },
                      *       "ended_at": null,
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *       "updated_at": "2026-11-24T09:30:00Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["MaintenanceWindow"];
@@ -13006,7 +13098,8 @@ export interface operations {
                      *       },
                      *       "ended_at": null,
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *       "updated_at": "2026-11-24T09:30:00Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["MaintenanceWindow"];
@@ -13116,7 +13209,8 @@ export interface operations {
                      *       },
                      *       "ended_at": null,
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *       "updated_at": "2026-11-24T09:30:00Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["MaintenanceWindow"];
@@ -13182,7 +13276,8 @@ export interface operations {
                      *       },
                      *       "ended_at": "2026-11-29T02:41:00Z",
                      *       "created_at": "2026-11-24T09:30:00Z",
-                     *       "updated_at": "2026-11-24T09:30:00Z"
+                     *       "updated_at": "2026-11-24T09:30:00Z",
+                     *       "declaration_key": null
                      *     }
                      */
                     "application/json": components["schemas"]["MaintenanceWindow"];

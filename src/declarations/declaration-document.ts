@@ -8,6 +8,7 @@ import {
   DeclarationDto,
   DeclaredAlertDestinationDto,
   DeclaredAlertRuleDto,
+  DeclaredMaintenanceWindowDto,
   DeclaredMonitorDto,
   DeclaredStatusPageDto,
   KEY_MESSAGE,
@@ -39,6 +40,7 @@ export interface ParsedDeclaration {
   monitors: Declared<DeclaredMonitorDto>[];
   rules: DeclaredRule[];
   statusPages: Declared<DeclaredStatusPageDto>[];
+  windows: Declared<DeclaredMaintenanceWindowDto>[];
 }
 
 const pipe = createValidationPipe();
@@ -109,7 +111,7 @@ export async function parseDeclaration(document: unknown): Promise<ParsedDeclara
   const top = await errors.validate(document, DeclarationDto, '');
   errors.throwIfAny();
   const root = top as DeclarationDto;
-  const parsed: ParsedDeclaration = { destinations: [], monitors: [], rules: [], statusPages: [] };
+  const parsed: ParsedDeclaration = { destinations: [], monitors: [], rules: [], statusPages: [], windows: [] };
   const destinations = entries(root.alert_destinations, 'alert_destinations', errors);
   const monitors = entries(root.monitors, 'monitors', errors);
   // What a reference may name: every key the document declares (an entry with errors of its own still counts).
@@ -184,6 +186,15 @@ export async function parseDeclaration(document: unknown): Promise<ParsedDeclara
     });
     parsed.statusPages.push({ key, path, body, spec: plain(body, value, ['id']), adopts: body.id });
   }
+  for (const [key, value] of entries(root.maintenance_windows, 'maintenance_windows', errors)) {
+    const path = `maintenance_windows.${key}`;
+    const body = await errors.validate(value, DeclaredMaintenanceWindowDto, path);
+    if (!body) continue;
+    (body.monitors ?? []).forEach((monitor, at) => {
+      if (!monitorKeys.has(monitor)) errors.add(`${path}.monitors[${at}]`, `no monitor "${monitor}" in the document`);
+    });
+    parsed.windows.push({ key, path, body, spec: plain(body, value, ['id']), adopts: body.id });
+  }
   errors.throwIfAny();
   return parsed;
 }
@@ -197,5 +208,6 @@ export function desiredResources(parsed: ParsedDeclaration): DesiredResource[] {
     ...of('monitor', parsed.monitors),
     ...of('alert_rule', parsed.rules),
     ...of('status_page', parsed.statusPages),
+    ...of('maintenance_window', parsed.windows),
   ];
 }

@@ -2,7 +2,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson, sha256 } from '../common/idempotency/idempotency-key';
 
 /** The kinds of resource a declaration manages, in the order they are created (deleted in the reverse order). */
-export const DECLARATION_KINDS = ['alert_destination', 'monitor', 'alert_rule', 'status_page'] as const;
+export const DECLARATION_KINDS = [
+  'alert_destination',
+  'monitor',
+  'alert_rule',
+  'status_page',
+  'maintenance_window',
+] as const;
 export type DeclarationKind = (typeof DECLARATION_KINDS)[number];
 
 /** A resource's declared fields: plain values, objects of them, arrays. Objects are compared field by field. */
@@ -17,6 +23,7 @@ export const SECRET_FIELDS: Record<DeclarationKind, readonly string[]> = {
   monitor: [],
   alert_rule: [],
   status_page: [],
+  maintenance_window: [],
 };
 
 /** What the document asks for: one resource, by its kind and logical key. */

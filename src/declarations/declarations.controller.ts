@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { stringify } from 'yaml';
@@ -7,6 +7,7 @@ import type { WorkspacePrincipal } from '../common/auth/principal';
 import { ApiProblemResponses } from '../common/errors/api-problem-responses';
 import { NotFound } from '../common/errors/domain-errors';
 import { IdParams } from '../common/validation/id-params';
+import { ApiDeclarationOperation, DeclarationRequest } from './declaration-request';
 import { DeclarationsService } from './declarations.service';
 import {
   DeclarationApplyRequestDto,
@@ -52,13 +53,17 @@ export class DeclarationsController {
   @Post('plan')
   @HttpCode(200)
   @RequireScopes('monitors:read', 'alerts:read')
-  @ApiOperation({ operationId: 'planDeclaration', summary: 'What applying a declaration would change' })
+  @ApiDeclarationOperation(
+    { operationId: 'planDeclaration', summary: 'What applying a declaration would change' },
+    DeclarationPlanRequestDto,
+    { fingerprint: false },
+  )
   @ApiOkResponse({ type: DeclarationPlanDto, description: 'The plan, with the fingerprint `apply` takes.' })
   @ApiProblemResponses(400, 404, 413)
   plan(
     @Param() { id }: IdParams,
     @ActingPrincipal() principal: WorkspacePrincipal,
-    @Body() body: DeclarationPlanRequestDto,
+    @DeclarationRequest() body: DeclarationPlanRequestDto,
   ): Promise<DeclarationPlanDto> {
     DeclarationsController.acting(id, principal);
     return this.declarations.plan(body);
@@ -67,7 +72,11 @@ export class DeclarationsController {
   @Post('apply')
   @HttpCode(200)
   @RequireScopes('monitors:write', 'alerts:write')
-  @ApiOperation({ operationId: 'applyDeclaration', summary: 'Apply a reviewed plan, all or nothing' })
+  @ApiDeclarationOperation(
+    { operationId: 'applyDeclaration', summary: 'Apply a reviewed plan, all or nothing' },
+    DeclarationApplyRequestDto,
+    { fingerprint: true },
+  )
   @ApiOkResponse({
     type: DeclarationPlanDto,
     description: 'The changes made, and the fingerprint of the workspace now.',
@@ -76,7 +85,7 @@ export class DeclarationsController {
   apply(
     @Param() { id }: IdParams,
     @ActingPrincipal() principal: WorkspacePrincipal,
-    @Body() body: DeclarationApplyRequestDto,
+    @DeclarationRequest() body: DeclarationApplyRequestDto,
   ): Promise<DeclarationPlanDto> {
     DeclarationsController.acting(id, principal);
     return this.declarations.apply(principal, body);

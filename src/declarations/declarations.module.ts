@@ -2,13 +2,21 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DeclarationsController } from './declarations.controller';
 import { DeclarationsService } from './declarations.service';
 
-/** Monitoring as code (API processes only): `monitors`, `alerts` and `statusPages` are the application's modules. */
+/** The application's modules whose resources a declaration manages. */
+interface DeclaredModules {
+  monitors: DynamicModule;
+  alerts: DynamicModule;
+  statusPages: DynamicModule;
+  maintenance: DynamicModule;
+}
+
+/** Monitoring as code (API processes only). */
 @Module({})
 export class DeclarationsModule {
-  static forRoot(monitors: DynamicModule, alerts: DynamicModule, statusPages: DynamicModule): DynamicModule {
+  static forRoot(modules: DeclaredModules): DynamicModule {
     return {
       module: DeclarationsModule,
-      imports: [monitors, alerts, statusPages],
+      imports: Object.values(modules),
       controllers: [DeclarationsController],
       providers: [DeclarationsService],
     };

@@ -12,6 +12,8 @@ import { AlertRule } from '../alerts/entities/alert-rule.entity';
 import { assertRuleInput, present as presentRule, RulesService } from '../alerts/rules.service';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { DomainError, ValidationFailed } from '../common/errors/domain-errors';
+import { MaintenanceWindow } from '../maintenance/entities/maintenance-window.entity';
+import { MaintenanceWindowsService, presentWindow } from '../maintenance/maintenance-windows.service';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { presentMonitor } from '../monitors/monitor.presenter';
 import { MonitorsService } from '../monitors/monitors.service';
@@ -31,6 +33,7 @@ import {
   type DeclarationApplyRequestDto,
   DeclaredAlertDestinationDto,
   DeclaredAlertRuleDto,
+  DeclaredMaintenanceWindowDto,
   DeclaredMonitorDto,
   DeclaredStatusPageDto,
   type DeclarationPlanDto,
@@ -49,6 +52,7 @@ const MONITOR_FIELDS = declaredFields(DeclaredMonitorDto, ['id', 'rules', 'paren
 const RULE_FIELDS = declaredFields(DeclaredAlertRuleDto, ['id', 'destinations']);
 const DESTINATION_FIELDS = declaredFields(DeclaredAlertDestinationDto, ['id', 'config']);
 const PAGE_FIELDS = declaredFields(DeclaredStatusPageDto, ['id', 'components']);
+const WINDOW_FIELDS = declaredFields(DeclaredMaintenanceWindowDto, ['id', 'monitors']);
 
 /** Null and left out say the same inside a setting's objects (an assertion without `property`). */
 function withoutNulls(value: unknown): unknown {
@@ -75,6 +79,7 @@ interface Entities {
   rules: AlertRule[];
   destinations: AlertKindDestination[];
   pages: StatusPage[];
+  windows: MaintenanceWindow[];
 }
 
 /** ... and the same in the declaration's shape, with who manages each. */
@@ -98,7 +103,8 @@ function keyFor(name: string, taken: Set<string>): string {
 }
 
 /** The entities a declaration marks with its keys. */
-type KeyedEntity = typeof Monitor | typeof AlertDestination | typeof StatusPage | typeof AlertRule;
+type KeyedEntity =
+  typeof Monitor | typeof AlertDestination | typeof StatusPage | typeof AlertRule | typeof MaintenanceWindow;
 
 /** The value without the named fields: a declared body less what is the declaration's own. */
 function omit<T extends object, K extends keyof T>(value: T, ...fields: K[]): Omit<T, K> {
@@ -155,6 +161,7 @@ export class DeclarationsService {
     private readonly rules: RulesService,
     private readonly destinations: DestinationsService,
     private readonly pages: StatusPagesService,
+    private readonly windows: MaintenanceWindowsService,
   ) {}
 
   async plan(input: DeclarationPlanRequestDto): Promise<DeclarationPlanDto> {
@@ -220,7 +227,24 @@ export class DeclarationsService {
     const statusPages = Object.fromEntries(
       workspace.pages.map((page) => [keys.get(page.id)!, { ...adopt(page), ...spec(page.id) }]),
     );
-    return { version: 1, alert_destinations: alertDestinations, monitors, status_pages: statusPages };
+    // A window's length once (its duration: `ends_at` is the same said again), every monitor as no list.
+    const maintenanceWindows = Object.fromEntries(
+      workspace.windows.map((window) => {
+        const { monitors: covered, ...declared } = spec(window.id);
+        delete declared.ends_at;
+        return [
+          keys.get(window.id)!,
+          { ...adopt(window), ...declared, ...((covered as string[]).length ? { monitors: covered } : {}) },
+        ];
+      }),
+    );
+    return {
+      version: 1,
+      alert_destinations: alertDestinations,
+      monitors,
+      status_pages: statusPages,
+      maintenance_windows: maintenanceWindows,
+    };
   }
 
   /** Every resource's key: its own when managed, else one made from its name (unique in its kind). */
@@ -237,6 +261,7 @@ export class DeclarationsService {
     give(workspace.destinations, named(workspace.destinations));
     give(workspace.monitors, named(workspace.monitors));
     give(workspace.pages, named(workspace.pages));
+    give(workspace.windows, named(workspace.windows.map((window) => ({ id: window.id, name: window.title }))));
     const rulesOf = Map.groupBy(workspace.rules, (rule) => rule.monitor.id);
     for (const monitor of workspace.monitors) {
       const rules = rulesOf.get(monitor.id) ?? [];
@@ -276,6 +301,21 @@ export class DeclarationsService {
     check('monitor', parsed.monitors);
     check('status_page', parsed.statusPages);
     check('alert_rule', parsed.rules);
+    check('maintenance_window', parsed.windows);
+    // A rule is adopted with its monitor: one of another monitor (or of none the file keeps) would move.
+    const monitorOf = new Map(workspace.rules.map((rule) => [rule.id, rule.monitor.id]));
+    const monitorIds = new Map<string, string | undefined>(
+      parsed.monitors.map((monitor) => [
+        monitor.key,
+        monitor.adopts ?? workspace.monitors.find((known) => known.declarationKey === monitor.key)?.id,
+      ]),
+    );
+    for (const rule of parsed.rules) {
+      const owner = rule.adopts === undefined ? undefined : monitorOf.get(rule.adopts);
+      if (owner !== undefined && owner !== monitorIds.get(rule.monitorKey)) {
+        errors.push({ field: `${rule.path}.id`, message: `is a rule of another monitor than "${rule.monitorKey}"` });
+      }
+    }
     if (errors.length) throw new ValidationFailed(errors);
   }
 
@@ -285,10 +325,11 @@ export class DeclarationsService {
    * until adopted), or, for an export, the key the export gives every resource.
    */
   private async load(forExport = false): Promise<Workspace> {
-    const [monitors, destinations, pages] = await Promise.all([
+    const [monitors, destinations, pages, windows] = await Promise.all([
       this.em.find(Monitor, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       this.em.find(AlertDestination, ALERT_DESTINATIONS, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       this.em.find(StatusPage, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      this.em.find(MaintenanceWindow, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }),
     ]);
     // Rules are the workspace's through their monitors (the scope filters monitors, not rules).
     const rules = monitors.length
@@ -298,13 +339,14 @@ export class DeclarationsService {
           { orderBy: { createdAt: 'asc', id: 'asc' } },
         )
       : [];
-    const entities = { monitors, rules, destinations: destinations as AlertKindDestination[], pages };
+    const entities = { monitors, rules, destinations: destinations as AlertKindDestination[], pages, windows };
     const keyOf = forExport
       ? this.keysOf(entities)
       : new Map<string, string | null>(
           [...monitors, ...destinations].map((resource) => [resource.id, resource.declarationKey] as const),
         );
     const ref = (id: string) => keyOf.get(id) ?? id;
+    const now = new Date();
     const resources: CurrentResource[] = [
       ...(destinations as AlertKindDestination[]).map((destination) => {
         const wire = presentDestination(destination);
@@ -345,6 +387,12 @@ export class DeclarationsService {
           })),
         },
       })),
+      ...windows.map((window) => ({
+        kind: 'maintenance_window' as const,
+        id: window.id,
+        key: window.declarationKey,
+        spec: { ...pick(presentWindow(window, now), WINDOW_FIELDS), monitors: window.monitorIds.map(ref) },
+      })),
     ];
     return { ...entities, resources };
   }
@@ -371,11 +419,12 @@ export class DeclarationsService {
     ]);
     const idOf = (kind: DeclarationKind, key: string) => ids.get(`${kind}:${key}`)!;
     const byKey = <T extends { key: string }>(items: T[]) => new Map(items.map((item) => [item.key, item]));
-    const [destinations, monitors, rules, pages] = [
+    const [destinations, monitors, rules, pages, windows] = [
       byKey(parsed.destinations),
       byKey(parsed.monitors),
       byKey(parsed.rules),
       byKey(parsed.statusPages),
+      byKey(parsed.windows),
     ];
     const at = async <T>(path: string, work: () => T | Promise<T>): Promise<T> => {
       try {
@@ -499,6 +548,19 @@ export class DeclarationsService {
       mark(StatusPage, change.id!, change.key);
     }
 
+    for (const change of [...byKind('maintenance_window', 'create'), ...byKind('maintenance_window', 'update')]) {
+      const declared = windows.get(change.key)!;
+      const { monitors: covered } = declared.body;
+      const body = {
+        ...omit(declared.body, 'id', 'monitors'),
+        ...(covered === undefined ? {} : { monitor_ids: covered.map((key) => idOf('monitor', key)) }),
+      };
+      if (change.action === 'create') {
+        change.id = (await call(declared.path, () => this.windows.create(principal, body))).id;
+      } else await call(declared.path, () => this.windows.update(change.id!, body));
+      mark(MaintenanceWindow, change.id!, change.key);
+    }
+
     // The keys, a thousand rows a statement.
     for (const [entity, pairs] of keys) {
       const all = [...pairs.keys()];
@@ -511,7 +573,8 @@ export class DeclarationsService {
     }
 
     for (const change of changes.filter((candidate) => candidate.action === 'delete')) {
-      if (change.kind === 'status_page') await this.pages.delete(change.id!);
+      if (change.kind === 'maintenance_window') await this.windows.delete(change.id!);
+      else if (change.kind === 'status_page') await this.pages.delete(change.id!);
       else if (change.kind === 'alert_rule') {
         const rule = workspace.rules.find((candidate) => candidate.id === change.id)!;
         await this.rules.delete(rule.monitor.id, change.id!);

@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { ProblemDetailsFilter, problemErrorMiddleware } from '../common/errors/problem-details.filter';
 import { createValidationPipe } from '../common/validation/validation.pipe';
+import { YAML_MEDIA_TYPES } from '../declarations/declaration-request';
 import type { AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { loadContract } from '../openapi/contract';
@@ -31,6 +32,8 @@ export function configureHttpApp(app: NestExpressApplication, config: AppConfig)
   app.use(
     `${API_PREFIX}/workspaces/:id/declaration`,
     express.json({ limit: DECLARATION_BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
+    // DESIGN's declaration wire also takes the document as YAML (parsed by the route, `DeclarationRequest`).
+    express.text({ limit: DECLARATION_BODY_LIMIT, type: YAML_MEDIA_TYPES }),
   );
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // The status site's forms (subscribe, confirm, RFC 8058's one-click unsubscribe) post form-encoded fields.

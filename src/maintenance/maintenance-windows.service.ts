@@ -196,5 +196,6 @@ export function presentWindow(window: MaintenanceWindow, now: Date): Maintenance
     ended_at: window.endedAt?.toISOString() ?? null,
     created_at: window.createdAt.toISOString(),
     updated_at: window.updatedAt.toISOString(),
+    declaration_key: window.declarationKey,
   };
 }

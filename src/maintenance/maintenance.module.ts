@@ -17,6 +17,7 @@ export class MaintenanceModule {
         ...(servesHttp(config) ? [MaintenanceWindowsService] : []),
         ...(runsScheduler(config) ? [MaintenanceAnnouncer] : []),
       ],
+      exports: servesHttp(config) ? [MaintenanceWindowsService] : [],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { stringify } from 'yaml';
 import { ApiClient } from '../support/api-client';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -243,6 +244,48 @@ describe('declarations: plan and apply a workspace', () => {
     expect(monitors['By hand']).toMatchObject({ name: 'By hand', declaration_key: null });
   });
 
+  it('takes the document as YAML, with prune and fingerprint in the query', async () => {
+    const applied = document();
+    applied.monitors[pageKey(3)].interval_seconds = 60;
+    delete applied.monitors[pageKey(19)];
+    const yaml = (doc: Json) => ({ rawBody: stringify(doc), headers: { 'Content-Type': 'application/yaml' } });
+
+    const unchanged = await key.client.post(path('/plan'), undefined, { ...yaml(applied), query: { prune: 'true' } });
+    expect([unchanged.status, unchanged.body.changes]).toEqual([200, []]);
+    const edited = structuredClone(applied);
+    edited.monitors[pageKey(4)].name = 'Page four';
+    const planned = await key.client.post(path('/plan'), undefined, { ...yaml(edited), query: { prune: 'true' } });
+    expect(summary(planned.body.changes)).toEqual([`update monitor ${pageKey(4)}`]);
+    const done = await key.client.post(path('/apply'), undefined, {
+      ...yaml(edited),
+      query: { prune: 'true', fingerprint: planned.body.fingerprint },
+    });
+    expect([done.status, summary(done.body.changes)]).toEqual([200, [`update monitor ${pageKey(4)}`]]);
+    expect((await monitorsByKey())[pageKey(4)].name).toBe('Page four');
+
+    const broken = await key.client.post(path('/plan'), undefined, {
+      rawBody: 'version: 1\nmonitors:\n  shop: [unclosed',
+      headers: { 'Content-Type': 'application/yaml' },
+    });
+    expect([broken.status, broken.body.errors[0].field]).toEqual([400, 'body']);
+    expect(broken.body.errors[0].message).toMatch(/^is not valid YAML: .*line 3/);
+    const notBoolean = await key.client.post(path('/plan'), undefined, { ...yaml(edited), query: { prune: 'yes' } });
+    expect([notBoolean.status, notBoolean.body.errors[0].field]).toEqual([400, 'prune']);
+    const twice = await key.client.post(path('/plan'), { document: edited }, { query: { prune: 'true' } });
+    expect([twice.status, twice.body.errors]).toEqual([
+      400,
+      [{ field: 'prune', message: 'is a query parameter only with a YAML body; a JSON body carries it' }],
+    ]);
+    edited.monitors.shop = { name: 'Shop', url: 'not a url' };
+    const invalid = await key.client.post(path('/plan'), undefined, yaml(edited));
+    expect([invalid.status, invalid.body.errors.map((error: Json) => error.field)]).toEqual([
+      400,
+      ['monitors.shop.url'],
+    ]);
+    // Back to the document the tests below start from.
+    await planAndApply(applied);
+  });
+
   it('exports the workspace: managed resources by key, the others with ids to adopt, secrets as placeholders', async () => {
     const exported = await reader.client.get(path());
     expect(exported.status).toBe(200);
@@ -346,6 +389,15 @@ describe('declarations: plan and apply a workspace', () => {
     expect(planned.status).toBe(200);
     expect(planned.body.changes.every((change: Json) => change.action === 'update')).toBe(true);
     expect(planned.body.changes).toHaveLength(5);
+    // A rule is adopted with its own monitor, not moved to another.
+    const moved = structuredClone(exported);
+    moved.monitors.api.rules = moved.monitors.web.rules;
+    delete moved.monitors.web.rules;
+    const refused = await handKey.client.post(`${handPath}/plan`, { document: moved });
+    expect([refused.status, refused.body.errors]).toEqual([
+      400,
+      [{ field: 'monitors.api.rules.down.id', message: 'is a rule of another monitor than "api"' }],
+    ]);
     const applied = await handKey.client.post(`${handPath}/apply`, {
       document: exported,
       fingerprint: planned.body.fingerprint,
@@ -357,6 +409,90 @@ describe('declarations: plan and apply a workspace', () => {
       ['API', 'api'],
       ['Web', 'web'],
     ]);
+  });
+
+  it('declares maintenance windows, covering monitors by their keys', async () => {
+    const team = await createAccount(new ApiClient(service.baseUrl));
+    const teamKey = await issueKey(team, ['monitors:read', 'monitors:write', 'alerts:read', 'alerts:write']);
+    const at = (suffix = '') => `/workspaces/${team.workspaceId}/declaration${suffix}`;
+    const run = async (doc: Json, prune = false) => {
+      const planned = await teamKey.client.post(at('/plan'), { document: doc, prune });
+      expect(planned.status).toBe(200);
+      const applied = await teamKey.client.post(at('/apply'), {
+        document: doc,
+        prune,
+        fingerprint: planned.body.fingerprint,
+      });
+      expect([applied.status, applied.body.errors]).toEqual([200, undefined]);
+      return summary(applied.body.changes);
+    };
+    const deploys = {
+      name: 'Sunday deploys',
+      message: 'Deploying the shop',
+      effect: 'pause_checks',
+      monitors: ['shop'],
+      starts_at: '2030-01-06T02:00:00.000Z',
+      duration_minutes: 60,
+      rrule: 'FREQ=WEEKLY;BYDAY=SU',
+      timezone: 'Europe/Berlin',
+    };
+    const doc: Json = {
+      version: 1,
+      monitors: {
+        shop: { name: 'Shop', url: 'https://shop.example.com/' },
+        blog: { name: 'Blog', url: 'https://blog.example.com/' },
+      },
+      maintenance_windows: {
+        deploys,
+        yearly: { name: 'Yearly', starts_at: '2030-06-01T00:00:00Z', ends_at: '2030-06-01T04:00:00Z' },
+      },
+    };
+
+    expect(await run(doc)).toEqual([
+      'create monitor blog',
+      'create monitor shop',
+      'create maintenance_window deploys',
+      'create maintenance_window yearly',
+    ]);
+    const windows = async () => {
+      const listed = await teamKey.client.get('/maintenance-windows');
+      return Object.fromEntries(listed.body.data.map((window: Json) => [window.declaration_key, window]));
+    };
+    const shop = (await teamKey.client.get('/monitors')).body.data.find((monitor: Json) => monitor.name === 'Shop');
+    const settings: Json = { ...deploys };
+    delete settings.monitors;
+    expect((await windows()).deploys).toMatchObject({ ...settings, monitor_ids: [shop.id] });
+    expect((await windows()).yearly).toMatchObject({ monitor_ids: [], duration_minutes: 240, effect: 'mute_alerts' });
+    expect(await run(doc)).toEqual([]);
+
+    // A hand edit shows in the next plan; the export names the monitors by key and the length once.
+    await teamKey.client.patch(`/maintenance-windows/${(await windows()).deploys.id}`, { name: 'By hand' });
+    const drifted = await teamKey.client.post(at('/plan'), { document: doc });
+    expect(drifted.body.changes.map((change: Json) => [change.key, change.fields])).toEqual([
+      ['deploys', [{ field: 'name', before: 'By hand', after: 'Sunday deploys', secret: false }]],
+    ]);
+    const exported = await teamKey.client.get(at());
+    expect(exported.body.maintenance_windows).toEqual({
+      deploys: { ...deploys, name: 'By hand' },
+      yearly: {
+        name: 'Yearly',
+        effect: 'mute_alerts',
+        starts_at: '2030-06-01T00:00:00.000Z',
+        duration_minutes: 240,
+        timezone: 'UTC',
+      },
+    });
+
+    const invalid = structuredClone(doc);
+    invalid.maintenance_windows.deploys.monitors = ['nowhere'];
+    const refused = await teamKey.client.post(at('/plan'), { document: invalid });
+    expect([refused.status, refused.body.errors]).toEqual([
+      400,
+      [{ field: 'maintenance_windows.deploys.monitors[0]', message: 'no monitor "nowhere" in the document' }],
+    ]);
+    delete doc.maintenance_windows.yearly;
+    expect(await run(doc, true)).toEqual(['update maintenance_window deploys', 'delete maintenance_window yearly']);
+    expect(Object.keys(await windows())).toEqual(['deploys']);
   });
 
   it('needs the write scopes to apply, and names only the workspace the caller acts in', async () => {

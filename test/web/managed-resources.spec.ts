@@ -20,7 +20,7 @@ type Json = Record<string, any>;
  * Resources managed by a declaration (monitoring as code) in a real Chromium against the real service: a declaration
  * applied through the API marks its monitor in the list and on its page (an unmanaged one stays unmarked), the edit
  * form says a hand edit is drift and asks before saving (the next plan then shows the drift), and its rule,
- * destination and status page are marked too, their deletion warned about. Scanned with axe-core, and 390 px wide
+ * destination, status page and maintenance window are marked too, their deletion warned about. Scanned with axe-core, and 390 px wide
  * without sideways scrolling.
  */
 
@@ -158,7 +158,7 @@ describe('resources managed by a declaration in the web interface (real Chromium
     expect(await page.getByRole('dialog').count()).toBe(0);
   }, 60_000);
 
-  it('marks a managed rule, destination and status page, and warns before deleting them', async () => {
+  it('marks a managed rule, destination, status page and maintenance window, and warns before deleting them', async () => {
     const slug = `shop-${Date.now().toString(36)}`;
     await planAndApply({
       version: 1,
@@ -171,6 +171,9 @@ describe('resources managed by a declaration in the web interface (real Chromium
         },
       },
       status_pages: { public: { slug, title: 'Shop status', components: [{ name: 'Shop', monitors: ['shop'] }] } },
+      maintenance_windows: {
+        deploys: { name: 'Deploys', monitors: ['shop'], starts_at: '2030-01-06T02:00:00Z', duration_minutes: 60 },
+      },
     });
 
     // The rule on its monitor's page, under the key plans give it.
@@ -234,6 +237,20 @@ describe('resources managed by a declaration in the web interface (real Chromium
     );
     await expectNoAxeViolations(page, 'deleting a managed status page');
     await deletePage.getByRole('button', { name: 'Cancel' }).click();
+
+    // The maintenance window, among the windows.
+    await page.goto(url('/maintenance'));
+    const window = page.locator('li.maintenance-window', { hasText: 'Deploys' });
+    await window.waitFor();
+    expect(await text(window.locator(`${managedBadge} [aria-hidden="true"]`))).toBe('declaration: deploys');
+    await window.getByRole('button', { name: 'Delete Deploys' }).click();
+    const deleteWindow = page.getByRole('dialog', { name: 'Delete “Deploys”?' });
+    await deleteWindow.waitFor();
+    expect(await text(deleteWindow.locator('p').first())).toMatch(
+      /^This maintenance window is managed by a declaration \(key deploys\)\. Deleting it here is drift/,
+    );
+    await expectNoAxeViolations(page, 'deleting a managed maintenance window');
+    await deleteWindow.getByRole('button', { name: 'Cancel' }).click();
   }, 90_000);
 
   it('works at 390 px: the marked list, the monitor page and the warning form fit without sideways scrolling', async () => {

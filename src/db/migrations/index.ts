@@ -23,6 +23,7 @@ import { Migration20261128102238 } from './Migration20261128102238';
 import { Migration20261128113000 } from './Migration20261128113000';
 import { Migration20261128215657 } from './Migration20261128215657';
 import { Migration20261128222052 } from './Migration20261128222052';
+import { Migration20261129010907 } from './Migration20261129010907';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -65,4 +66,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128215657', class: Migration20261128215657 },
   /** Declarations: the logical key of each resource a declaration manages. */
   { name: 'Migration20261128222052', class: Migration20261128222052 },
+  /** Declarations: maintenance windows are declared too. */
+  { name: 'Migration20261129010907', class: Migration20261129010907 },
 ];

@@ -20,6 +20,7 @@ import {
 } from 'class-validator';
 import { CreateAlertDestinationDto, CreateAlertRuleDto, DestinationConfigInputDto } from '../../alerts/dto/alerts.dto';
 import { BooleanField, NestedField, TextField, UuidField } from '../../common/validation/fields';
+import { CreateMaintenanceWindowDto } from '../../maintenance/dto/maintenance-windows.dto';
 import { CreateMonitorDto } from '../../monitors/dto/monitor-requests.dto';
 import { CreateStatusPageDto } from '../../status-pages/dto/status-pages.dto';
 import { DECLARATION_KINDS, type DeclarationKind } from '../declaration-plan';
@@ -30,16 +31,23 @@ const KEY_RULE = 'lower-case letters, digits, `-` and `_`, starting with a lette
 export const KEY_MESSAGE = `must be a key: ${KEY_RULE}`;
 
 /** A list of logical keys naming other resources of the document. */
-function KeysField(options: { description: string; minItems: number; maxItems: number }): PropertyDecorator {
+function KeysField(options: {
+  description: string;
+  minItems: number;
+  maxItems: number;
+  optional?: boolean;
+}): PropertyDecorator {
   return applyDecorators(
     ApiProperty({
       type: 'array',
+      required: options.optional !== true,
       description: options.description,
       ...(options.minItems ? { minItems: options.minItems } : {}),
       maxItems: options.maxItems,
       uniqueItems: true,
       items: { type: 'string', pattern: DECLARATION_KEY.source },
     }),
+    ValidateIf((_, value) => options.optional !== true || value !== undefined),
     IsArray({ message: 'must be an array' }),
     ArrayMinSize(options.minItems, { message: `must hold at least ${options.minItems} key(s)` }),
     ArrayMaxSize(options.maxItems, { message: `must hold at most ${options.maxItems} keys` }),
@@ -136,7 +144,20 @@ export class DeclaredStatusPageDto extends OmitType(CreateStatusPageDto, ['compo
   components?: DeclaredStatusPageComponentDto[];
 }
 
-@ApiExtraModels(DeclaredMonitorDto, DeclaredAlertDestinationDto, DeclaredStatusPageDto)
+export class DeclaredMaintenanceWindowDto extends OmitType(CreateMaintenanceWindowDto, ['monitor_ids'] as const) {
+  @UuidField({ optional: true, description: ADOPT })
+  id?: string;
+
+  @KeysField({
+    description: 'The keys of the `monitors` it covers; empty or left out, every monitor of the workspace.',
+    minItems: 0,
+    maxItems: 1000,
+    optional: true,
+  })
+  monitors?: string[];
+}
+
+@ApiExtraModels(DeclaredMonitorDto, DeclaredAlertDestinationDto, DeclaredStatusPageDto, DeclaredMaintenanceWindowDto)
 export class DeclarationDto {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 1, description: 'The version of this format: `1`.' })
   @IsIn([1], { message: 'must be 1' })
@@ -150,6 +171,9 @@ export class DeclarationDto {
 
   @KeyedField(() => DeclaredStatusPageDto, 'Status pages by their keys.')
   status_pages?: Record<string, DeclaredStatusPageDto>;
+
+  @KeyedField(() => DeclaredMaintenanceWindowDto, 'Maintenance windows by their keys.')
+  maintenance_windows?: Record<string, DeclaredMaintenanceWindowDto>;
 }
 
 export class DeclarationPlanRequestDto {

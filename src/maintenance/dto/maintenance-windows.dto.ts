@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsUUID, ValidateIf } from 'class-validator';
 import { applyDecorators } from '@nestjs/common';
 import { PageOf } from '../../common/pagination/pagination';
+import { DeclarationKeyProperty } from '../../common/validation/declaration-key';
 import { DateTimeField, EnumField, IntField, TextField } from '../../common/validation/fields';
 import {
   MAINTENANCE_EFFECTS,
@@ -200,6 +201,9 @@ export class MaintenanceWindowDto {
 
   @ApiProperty({ type: 'string', format: 'date-time' })
   updated_at: string;
+
+  @DeclarationKeyProperty()
+  declaration_key: string | null;
 }
 
 export class MaintenanceWindowListDto extends PageOf(MaintenanceWindowDto, 'MaintenanceWindowList') {}

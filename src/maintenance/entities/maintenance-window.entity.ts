@@ -15,6 +15,12 @@ import type { MaintenanceEffect, WindowTimes } from '../maintenance-calendar';
 @Index({ properties: ['workspace', 'createdAt'] })
 // The announcer's scan: windows due to start or end.
 @Index({ properties: ['nextTransitionAt'] })
+// One window per key in a workspace.
+@Index({
+  name: 'maintenance_windows_declaration_key_unique',
+  expression:
+    'create unique index "maintenance_windows_declaration_key_unique" on "maintenance_windows" ("workspace_id", "declaration_key") where "declaration_key" is not null',
+})
 export class MaintenanceWindow implements WindowTimes {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
@@ -67,6 +73,10 @@ export class MaintenanceWindow implements WindowTimes {
   /** When an occurrence next starts or ends; null when none is to come and none is announced. */
   @Property({ type: 'timestamptz', nullable: true })
   nextTransitionAt: Date | null = null;
+
+  /** The logical key of the declaration managing it; null when it is managed by hand. */
+  @Property({ type: 'text', nullable: true })
+  declarationKey: string | null = null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

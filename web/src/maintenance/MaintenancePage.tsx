@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ok } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { DriftWarning } from '../components/DriftWarning';
 import { PagedList, ResourceView } from '../components/ResourceView';
 import { formatDateTime } from '../format';
 import { useAllMonitors } from '../hooks/useAllMonitors';
@@ -139,6 +140,7 @@ export function MaintenancePage({ me }: { me: CurrentUser }) {
           }}
           onClose={() => setDeleting(null)}
         >
+          <DriftWarning resource={{ noun: 'maintenance window', declarationKey: deleting.declaration_key }} deleting />
           <p>
             {DELETE_EFFECT[deleting.status]}
             This cannot be undone.

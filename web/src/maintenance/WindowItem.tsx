@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { api, ok } from '../api';
+import { ManagedBadge } from '../components/ManagedBadge';
 import { ProblemAlert } from '../components/ProblemAlert';
 import { formatDateTime } from '../format';
 import { useItemAction } from '../hooks/useItemAction';
@@ -54,7 +55,8 @@ export function WindowItem({
         <div className="maintenance-head">
           <h3 id={headingId}>{name}</h3>
           <p className="check-badges">
-            <MaintenanceStatusBadge status={maintenance.status} />
+            <MaintenanceStatusBadge status={maintenance.status} />{' '}
+            <ManagedBadge declarationKey={maintenance.declaration_key} />
           </p>
         </div>
         {maintenance.message ? <p className="maintenance-message">{maintenance.message}</p> : null}
