@@ -152,9 +152,14 @@ export class MonitorsService {
   }
 
   async update(id: string, body: UpdateMonitorDto, origin: string): Promise<MonitorDto> {
+    // One transaction: the lock parentFor takes for a new parent is held until that parent is committed.
+    return this.em.transactional(() => this.updateIn(id, body, origin));
+  }
+
+  private async updateIn(id: string, body: UpdateMonitorDto, origin: string): Promise<MonitorDto> {
     const monitor = await this.owned(id);
     const schedule = updatedKind(monitor, body);
-    const parent = await this.parentFor(monitor.id, body.parent_id);
+    const parent = await this.parentFor(monitor, body.parent_id);
     if (parent !== undefined) monitor.parent = parent;
     this.assertStatusRange(body.expected_status);
     if (schedule && !sameSchedule(schedule, monitor.heartbeat)) this.reschedule(monitor, schedule);
@@ -218,12 +223,25 @@ export class MonitorsService {
 
   /**
    * The parent a monitor may be given: one of the workspace's monitors, neither the monitor itself nor one depending
-   * on it (directly or through others). `undefined` when none was asked for, null to remove it.
+   * on it (directly or through others). `undefined` when none was asked for, null to remove it. `monitor` is null for
+   * a new one, which nothing depends on yet.
+   *
+   * Two changes at once (A's parent to B, B's to A) would each see no cycle and commit one together: an existing
+   * monitor's new parent is checked under the workspace's dependency lock, which its caller's transaction holds until
+   * the parent is committed, so the second check sees the first's parent.
    */
-  private async parentFor(monitorId: string | null, parentId: string | null | undefined) {
+  private async parentFor(monitor: Monitor | null, parentId: string | null | undefined) {
     if (parentId === undefined || parentId === null) return parentId;
+    const monitorId = monitor?.id ?? null;
     if (parentId === monitorId) throw ValidationFailed.field('parent_id', 'must be another monitor than this one');
-    const parent = await this.em.findOne(Monitor, { id: parentId });
+    if (monitor) {
+      if (!this.em.isInTransaction()) throw new Error('a new parent is checked in the transaction that sets it');
+      await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+        `monitor-parents:${monitor.workspace.id}`,
+      ]);
+    }
+    // Read now, not from the unit of work: a monitor it loaded before the lock may have had its parent changed since.
+    const parent = await this.em.findOne(Monitor, { id: parentId }, { refresh: true });
     if (!parent) throw ValidationFailed.field('parent_id', 'no such monitor in this workspace');
     const seen = new Set([parentId]);
     for (let ancestor = parent.parent?.id; ancestor && !seen.has(ancestor);) {
@@ -231,7 +249,7 @@ export class MonitorsService {
         throw ValidationFailed.field('parent_id', 'depends on this monitor: the two would wait for each other');
       }
       seen.add(ancestor);
-      ancestor = (await this.em.findOne(Monitor, { id: ancestor }))?.parent?.id;
+      ancestor = (await this.em.findOne(Monitor, { id: ancestor }, { refresh: true }))?.parent?.id;
     }
     return parent;
   }

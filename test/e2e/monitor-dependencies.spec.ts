@@ -135,4 +135,29 @@ describe('monitor dependencies', () => {
     expect((await key.client.delete(`/monitors/${top.id}`)).status).toBe(204);
     expect((await key.client.get(`/monitors/${middle.id}`)).body.parent_id).toBeNull();
   });
+
+  it('two monitors named each other’s parent at once: one change is taken, the other refused, never a cycle', async () => {
+    const plain = async (name: string) =>
+      (await key.client.post('/monitors', { name, mode: 'heartbeat', schedule: { interval_seconds: 86_400 } })).body
+        .id as string;
+    const first = await plain('Primary');
+    const second = await plain('Replica');
+    // Each round's answers and how many of the two have a parent after it; all rounds run before the verdict.
+    const rounds: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      const answers = await Promise.all([
+        key.client.patch(`/monitors/${first}`, { parent_id: second }),
+        key.client.patch(`/monitors/${second}`, { parent_id: first }),
+      ]);
+      const parents = await Promise.all(
+        [first, second].map(async (id) => (await key.client.get(`/monitors/${id}`)).body.parent_id as string | null),
+      );
+      const statuses = answers.map((answer) => answer.status).sort((a, b) => a - b);
+      rounds.push(`${statuses.join(' and ')}, ${parents.filter((parent) => parent !== null).length} with a parent`);
+      for (const id of [first, second]) {
+        expect((await key.client.patch(`/monitors/${id}`, { parent_id: null })).status).toBe(200);
+      }
+    }
+    expect(rounds).toEqual(Array.from({ length: 20 }, () => '200 and 400, 1 with a parent'));
+  });
 });
