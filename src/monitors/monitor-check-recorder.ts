@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { type EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import {
   type ChangeSummary,
   diffText,
@@ -43,7 +44,7 @@ import { type CoveringWindow, maintenanceAt } from '../maintenance/maintenance-c
 /** The monitor as a check reads it, its alert rules included, and the result already recorded for its slot, if any. */
 type MonitorToCheck = AssessedMonitor &
   MonitorAsRead &
-  Pick<Monitor, 'id' | 'heartbeat' | 'heartbeatPingedAt' | 'heartbeatStartedAt'> & {
+  Pick<Monitor, 'id' | 'heartbeat' | 'heartbeatToken' | 'heartbeatPingedAt' | 'heartbeatStartedAt'> & {
     rulesFingerprint: string;
     recordedCheckId: string | null;
     /** The maintenance windows covering the monitor that may be under way now (which one is, the calendar says). */
@@ -64,6 +65,13 @@ export interface HeartbeatPing {
   output: string | null;
   receivedAt: Date;
 }
+
+/**
+ * Pings' monitors are read together: the tokens of the pings that arrive while this many reads are under way are read
+ * by the next one, in one statement (a ping's read is most of what PostgreSQL does for it).
+ */
+const PING_READS_IN_FLIGHT = 2;
+const PING_READ_BATCH = 500;
 
 /** How much of a failed ping's output its result keeps. */
 const PING_OUTPUT_CHARS = 1000;
@@ -117,6 +125,7 @@ interface MonitorToCheckRow {
   visual_threshold: number;
   assertions: ResponseAssertion[];
   heartbeat: HeartbeatSchedule | null;
+  heartbeat_token: string | null;
   heartbeat_pinged_at: Date | null;
   heartbeat_started_at: Date | null;
   created_at: Date;
@@ -141,6 +150,17 @@ interface ContentChangeDraft {
 @Injectable()
 export class MonitorCheckRecorder {
   private readonly logger = new Logger(MonitorCheckRecorder.name);
+  private pingReads = 0;
+  private readonly pingReadsWaiting: (() => void)[] = [];
+  /** The monitor of each token pinged, read with those of the other pings waiting (never cached: state moves). */
+  private readonly pingedMonitors = new DataLoader<string, MonitorToCheck | null>((tokens) => this.readPinged(tokens), {
+    cache: false,
+    maxBatchSize: PING_READ_BATCH,
+    batchScheduleFn: (read) => {
+      if (this.pingReads < PING_READS_IN_FLIGHT) setImmediate(read);
+      else this.pingReadsWaiting.push(read);
+    },
+  });
 
   constructor(
     private readonly orm: MikroORM,
@@ -161,7 +181,7 @@ export class MonitorCheckRecorder {
     };
     // The monitor to check, or, when the job is moot or already recorded, what run() answers instead.
     const due = await whenDatabaseAnswers(async (): Promise<MonitorToCheck | { answer: string | null }> => {
-      const monitor = await this.monitorToCheck({ id: job.monitorId }, { region: job.region, scheduledFor });
+      const [monitor] = await this.monitorsToCheck('id', [job.monitorId], { region: job.region, scheduledFor });
       if (!monitor) return { answer: null };
       if (job.trigger === 'scheduled' && (monitor.paused || !monitor.regions.includes(job.region))) {
         return { answer: null };
@@ -184,7 +204,7 @@ export class MonitorCheckRecorder {
    * job said it started. Answers null for an unknown token, `paused` for a paused monitor (nothing recorded).
    */
   async recordPing(token: string, ping: HeartbeatPing): Promise<'recorded' | 'paused' | null> {
-    const monitor = await whenDatabaseAnswers(() => this.monitorToCheck({ token }, null));
+    const monitor = await this.pingedMonitors.load(token);
     if (!monitor?.heartbeat) return null;
     if (monitor.paused) return 'paused';
     const { receivedAt } = ping;
@@ -353,25 +373,39 @@ export class MonitorCheckRecorder {
    * check, and most checks need nothing more. It is the job's own row, read across workspaces to learn whose it is:
    * everything after it runs in the monitor's workspace.
    */
-  private async monitorToCheck(
-    which: { id: string } | { token: string },
+  /** The monitors of pinged tokens, in the tokens' order (null for an unknown one), PostgreSQL's outages waited out. */
+  private async readPinged(tokens: readonly string[]): Promise<(MonitorToCheck | null)[]> {
+    this.pingReads += 1;
+    try {
+      const monitors = await whenDatabaseAnswers(() => this.monitorsToCheck('token', [...new Set(tokens)], null));
+      const byToken = new Map(monitors.map((monitor) => [monitor.heartbeatToken, monitor]));
+      return tokens.map((token) => byToken.get(token) ?? null);
+    } finally {
+      this.pingReads -= 1;
+      this.pingReadsWaiting.shift()?.();
+    }
+  }
+
+  /** The monitors with these ids or ping tokens, each with its rules, maintenance and the slot's recorded check. */
+  private async monitorsToCheck(
+    by: 'id' | 'token',
+    values: string[],
     slot: { region: string; scheduledFor: Date } | null,
-  ): Promise<MonitorToCheck | null> {
-    const [row] = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
+  ): Promise<MonitorToCheck[]> {
+    const rows = await this.orm.em.getConnection().execute<MonitorToCheckRow[]>(
       `select m.id, m.workspace_id, m.url, m.mode, m.timeout_seconds, m.expected_status_min, m.expected_status_max, m.keyword,
               m.selector, m.tracked_values, m.regions, m.status, m.paused, m.region_status, m.content_hash,
               m.screenshot_key, m.metadata, m.certificate, m.volatile, m.visual_threshold, m.assertions, m.created_at,
-              m.heartbeat, m.heartbeat_pinged_at, m.heartbeat_started_at,
+              m.heartbeat, m.heartbeat_token, m.heartbeat_pinged_at, m.heartbeat_started_at,
               rules.list as rules, md5(rules.list::text) as rules_fingerprint, ${MONITOR_MAINTENANCE_SQL} as maintenance,
               (select c.id from monitor_checks c
                 where c.monitor_id = m.id and c.region = ? and c.scheduled_for = ?) as recorded_check_id
          from monitors m cross join lateral (select ${MONITOR_RULES_SQL} as list) rules
-        where ${'id' in which ? 'm.id' : 'm.heartbeat_token'} = ?`,
-      [slot?.region ?? null, slot?.scheduledFor.toISOString() ?? null, 'id' in which ? which.id : which.token],
+        where ${by === 'id' ? 'm.id' : 'm.heartbeat_token'} in (?)`,
+      [slot?.region ?? null, slot?.scheduledFor.toISOString() ?? null, values],
       'all',
     );
-    if (!row) return null;
-    return {
+    return rows.map((row) => ({
       id: row.id,
       workspaceId: row.workspace_id,
       url: row.url,
@@ -394,6 +428,7 @@ export class MonitorCheckRecorder {
       visualThreshold: row.visual_threshold,
       assertions: row.assertions,
       heartbeat: row.heartbeat,
+      heartbeatToken: row.heartbeat_token,
       heartbeatPingedAt: row.heartbeat_pinged_at && new Date(row.heartbeat_pinged_at),
       heartbeatStartedAt: row.heartbeat_started_at && new Date(row.heartbeat_started_at),
       createdAt: new Date(row.created_at),
@@ -408,7 +443,7 @@ export class MonitorCheckRecorder {
         startsAt: new Date(window.startsAt),
         endedAt: window.endedAt === null ? null : new Date(window.endedAt),
       })),
-    };
+    }));
   }
 
   /** The content change's diff (of stable texts) and summary, prepared before the lock. */

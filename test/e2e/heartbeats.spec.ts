@@ -176,6 +176,26 @@ describe('heartbeat monitors', () => {
     expect((await key.client.post(`/monitors/${created.id}/check`)).body.code).toBe('no_page');
   });
 
+  it('answers pings that arrive together each for its own monitor (read in batches), unknown ones 404', async () => {
+    const monitors = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map((name) =>
+        heartbeatMonitor(`Batch ${name}`, { schedule: { interval_seconds: 3600 } }),
+      ),
+    );
+    const pings = monitors.flatMap((created) => Array.from({ length: 4 }, () => created.ping_url as string));
+    const unknown = Array.from({ length: 5 }, (_, index) => `/api/v1/ping/hb_${'x'.repeat(31)}${index}`);
+    const answers = await Promise.all([...pings, ...unknown].map(async (url) => (await ping(url)).status));
+    expect(answers).toEqual([...pings.map(() => 200), ...unknown.map(() => 404)]);
+    for (const created of monitors) {
+      const recorded = await checks(created.id);
+      expect([created.name, recorded.length, recorded.every((check) => check.trigger === 'ping')]).toEqual([
+        created.name,
+        4,
+        true,
+      ]);
+    }
+  });
+
   it('validates heartbeat settings field by field, and keeps page fields off heartbeat monitors', async () => {
     const refused = async (body: Json, field: string) => {
       const answer = await key.client.post('/monitors', { name: 'Job', ...body });
