@@ -7,9 +7,8 @@ import {
   DestinationsService,
 } from '../alerts/destinations.service';
 import { ALERT_DESTINATIONS, AlertDestination } from '../alerts/entities/alert-destination.entity';
-import type { CreateAlertDestinationDto, UpdateAlertDestinationDto } from '../alerts/dto/alerts.dto';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
-import { assertRuleInput, present as presentRule, RulesService } from '../alerts/rules.service';
+import { present as presentRule, RulesService } from '../alerts/rules.service';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { DomainError, ValidationFailed } from '../common/errors/domain-errors';
 import { MaintenanceWindow } from '../maintenance/entities/maintenance-window.entity';
@@ -19,6 +18,7 @@ import { presentMonitor } from '../monitors/monitor.presenter';
 import { MonitorsService } from '../monitors/monitors.service';
 import { StatusPage } from '../status-pages/entities/status-page.entity';
 import { presentPage, StatusPagesService } from '../status-pages/status-pages.service';
+import { DeclarationApply, type DeclaredServices } from './declaration-apply';
 import { type Declared, desiredResources, parseDeclaration, type ParsedDeclaration } from './declaration-document';
 import {
   type CurrentResource,
@@ -102,17 +102,6 @@ function keyFor(name: string, taken: Set<string>): string {
   return key;
 }
 
-/** The entities a declaration marks with its keys. */
-type KeyedEntity =
-  typeof Monitor | typeof AlertDestination | typeof StatusPage | typeof AlertRule | typeof MaintenanceWindow;
-
-/** The value without the named fields: a declared body less what is the declaration's own. */
-function omit<T extends object, K extends keyof T>(value: T, ...fields: K[]): Omit<T, K> {
-  const copy = { ...value };
-  for (const field of fields) delete copy[field];
-  return copy;
-}
-
 const envName = (...parts: string[]) =>
   parts
     .join('_')
@@ -149,20 +138,25 @@ class PlanStale extends DomainError {
 }
 
 /**
- * Monitoring as code: a workspace's monitors, their rules, alert destinations and status pages declared in one
- * document, planned against what the workspace holds and applied in one transaction. Every change goes through the
- * resource's own service, so a declared resource obeys the rules of one made by hand.
+ * Monitoring as code: a workspace's monitors, their rules, alert destinations, status pages and maintenance windows
+ * declared in one document, planned against what the workspace holds and applied in one transaction
+ * (DeclarationApply). Every change goes through the resource's own service, so a declared resource obeys the rules of
+ * one made by hand.
  */
 @Injectable()
 export class DeclarationsService {
+  private readonly services: DeclaredServices;
+
   constructor(
     private readonly em: EntityManager,
-    private readonly monitors: MonitorsService,
-    private readonly rules: RulesService,
-    private readonly destinations: DestinationsService,
-    private readonly pages: StatusPagesService,
-    private readonly windows: MaintenanceWindowsService,
-  ) {}
+    monitors: MonitorsService,
+    rules: RulesService,
+    destinations: DestinationsService,
+    pages: StatusPagesService,
+    windows: MaintenanceWindowsService,
+  ) {
+    this.services = { monitors, rules, destinations, pages, windows };
+  }
 
   async plan(input: DeclarationPlanRequestDto): Promise<DeclarationPlanDto> {
     const parsed = await parseDeclaration(input.document);
@@ -180,7 +174,7 @@ export class DeclarationsService {
       ]);
       const { changes, fingerprint, workspace } = await this.planOf(parsed, input.prune ?? false);
       if (fingerprint !== input.fingerprint) throw new PlanStale();
-      await this.make(principal, parsed, changes, workspace);
+      await new DeclarationApply(this.em, this.services, principal, parsed, changes, workspace).run();
       const after = await this.planOf(parsed, input.prune ?? false);
       return { fingerprint: after.fingerprint, changes };
     });
@@ -395,191 +389,5 @@ export class DeclarationsService {
       })),
     ];
     return { ...entities, resources };
-  }
-
-  /**
-   * Makes the planned changes through each resource's service, in the plan's order, inside the caller's transaction.
-   * A resource's own checks (a public URL, its plan's room, a free slug) may still refuse it: its error names the
-   * resource's path in the document, and nothing is kept.
-   */
-  private async make(
-    principal: WorkspacePrincipal,
-    parsed: ParsedDeclaration,
-    changes: PlannedChange[],
-    workspace: Workspace,
-  ): Promise<void> {
-    // Each key's resource: the managed ones, those adopted now (changed under their new key), and, below, those made.
-    const ids = new Map<string, string>([
-      ...workspace.resources
-        .filter((resource) => resource.key !== null)
-        .map((resource) => [`${resource.kind}:${resource.key}`, resource.id] as const),
-      ...changes
-        .filter((change) => change.id !== null)
-        .map((change) => [`${change.kind}:${change.key}`, change.id!] as const),
-    ]);
-    const idOf = (kind: DeclarationKind, key: string) => ids.get(`${kind}:${key}`)!;
-    const byKey = <T extends { key: string }>(items: T[]) => new Map(items.map((item) => [item.key, item]));
-    const [destinations, monitors, rules, pages, windows] = [
-      byKey(parsed.destinations),
-      byKey(parsed.monitors),
-      byKey(parsed.rules),
-      byKey(parsed.statusPages),
-      byKey(parsed.windows),
-    ];
-    const at = async <T>(path: string, work: () => T | Promise<T>): Promise<T> => {
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof ValidationFailed) {
-          throw new ValidationFailed(
-            error.errors.map((failure) => ({ ...failure, field: `${path}.${failure.field}` })),
-          );
-        }
-        throw error;
-      }
-    };
-    // Each service call flushes the unit of work, whose every entity it compares: emptied every so often, a large
-    // apply stays linear (what was flushed is in the transaction already).
-    let calls = 0;
-    const call = async <T>(path: string, work: () => Promise<T>): Promise<T> => {
-      const result = await at(path, work);
-      if (++calls % 100 === 0) this.em.clear();
-      return result;
-    };
-    const keys = new Map<KeyedEntity, Map<string, string>>();
-    const mark = (entity: KeyedEntity, id: string, key: string) =>
-      keys.set(entity, (keys.get(entity) ?? new Map<string, string>()).set(id, key));
-
-    const byKind = (kind: DeclarationKind, action: PlannedChange['action']) =>
-      changes.filter((change) => change.kind === kind && change.action === action);
-
-    for (const change of [...byKind('alert_destination', 'create'), ...byKind('alert_destination', 'update')]) {
-      const declared = destinations.get(change.key)!;
-      if (change.action === 'create') {
-        const body = omit(declared.body, 'id') as CreateAlertDestinationDto;
-        change.id = (await call(declared.path, () => this.destinations.create(principal, body))).id;
-      } else {
-        const body = omit(declared.body, 'id', 'type') as UpdateAlertDestinationDto;
-        await call(declared.path, () => this.destinations.update(change.id!, body));
-      }
-      mark(AlertDestination, change.id!, change.key);
-      ids.set(`alert_destination:${change.key}`, change.id!);
-    }
-
-    const monitorBody = (declared: Declared<DeclaredMonitorDto>) => omit(declared.body, 'id', 'rules', 'parent');
-    const creations = byKind('monitor', 'create');
-    if (creations.length) {
-      const created = await at('monitors', () =>
-        this.monitors.createMany(
-          principal,
-          creations.map((change) => monitorBody(monitors.get(change.key)!)),
-          '',
-        ),
-      );
-      this.em.clear();
-      creations.forEach((change, index) => {
-        change.id = created[index].id;
-        ids.set(`monitor:${change.key}`, change.id);
-      });
-    }
-    // Parents once every monitor exists (a parent may be created in the same apply).
-    for (const change of [...creations, ...byKind('monitor', 'update')]) {
-      mark(Monitor, change.id!, change.key);
-      const declared = monitors.get(change.key)!;
-      const { parent } = declared.body;
-      const settings = change.action === 'update' ? monitorBody(declared) : {};
-      const parentId = parent === undefined ? undefined : parent === null ? null : idOf('monitor', parent);
-      if (change.action === 'create' && parentId === undefined) continue;
-      const update = { ...settings, ...(parentId === undefined ? {} : { parent_id: parentId }) };
-      await call(declared.path, () => this.monitors.update(change.id!, update, ''));
-    }
-
-    const ruleBody = (change: PlannedChange) => {
-      const declared = rules.get(change.key)!;
-      const destinationIds = declared.body.destinations.map((key) => idOf('alert_destination', key));
-      return { ...omit(declared.body, 'id', 'destinations'), destination_ids: destinationIds };
-    };
-    // New rules together, a thousand at a time, each checked first under its own path.
-    const newRules = byKind('alert_rule', 'create');
-    for (const change of newRules) await at(rules.get(change.key)!.path, () => assertRuleInput(ruleBody(change)));
-    for (let from = 0; from < newRules.length; from += 1000) {
-      const batch = newRules.slice(from, from + 1000);
-      const made = await at('monitors', () =>
-        this.rules.createMany(
-          batch.map((change) => ({
-            monitorId: idOf('monitor', rules.get(change.key)!.monitorKey),
-            input: ruleBody(change),
-          })),
-        ),
-      );
-      this.em.clear();
-      batch.forEach((change, index) => (change.id = made[index].id));
-    }
-    for (const change of byKind('alert_rule', 'update')) {
-      const declared = rules.get(change.key)!;
-      const update = omit(ruleBody(change), 'event');
-      await call(declared.path, () => this.rules.update(idOf('monitor', declared.monitorKey), change.id!, update));
-    }
-    for (const change of [...newRules, ...byKind('alert_rule', 'update')]) {
-      mark(AlertRule, change.id!, rules.get(change.key)!.ruleKey);
-    }
-
-    for (const change of [...byKind('status_page', 'create'), ...byKind('status_page', 'update')]) {
-      const declared = pages.get(change.key)!;
-      const { components } = declared.body;
-      const existing = workspace.pages.find((page) => page.id === change.id)?.components ?? [];
-      // A component keeps its id (and who follows it) by its name.
-      const idByName = new Map(existing.map((known) => [known.name, known.id]));
-      const body = {
-        ...omit(declared.body, 'id', 'components'),
-        ...(components === undefined
-          ? {}
-          : {
-              components: components.map((component) => ({
-                ...(idByName.has(component.name) ? { id: idByName.get(component.name) } : {}),
-                name: component.name,
-                monitor_ids: component.monitors.map((key) => idOf('monitor', key)),
-              })),
-            }),
-      };
-      if (change.action === 'create') {
-        change.id = (await call(declared.path, () => this.pages.create(principal, body))).id;
-      } else await call(declared.path, () => this.pages.update(change.id!, body));
-      mark(StatusPage, change.id!, change.key);
-    }
-
-    for (const change of [...byKind('maintenance_window', 'create'), ...byKind('maintenance_window', 'update')]) {
-      const declared = windows.get(change.key)!;
-      const { monitors: covered } = declared.body;
-      const body = {
-        ...omit(declared.body, 'id', 'monitors'),
-        ...(covered === undefined ? {} : { monitor_ids: covered.map((key) => idOf('monitor', key)) }),
-      };
-      if (change.action === 'create') {
-        change.id = (await call(declared.path, () => this.windows.create(principal, body))).id;
-      } else await call(declared.path, () => this.windows.update(change.id!, body));
-      mark(MaintenanceWindow, change.id!, change.key);
-    }
-
-    // The keys, a thousand rows a statement.
-    for (const [entity, pairs] of keys) {
-      const all = [...pairs.keys()];
-      for (let from = 0; from < all.length; from += 1000) {
-        const rows = await this.em.find(entity as typeof Monitor, { id: { $in: all.slice(from, from + 1000) } });
-        for (const row of rows) row.declarationKey = pairs.get(row.id)!;
-        await this.em.flush();
-        this.em.clear();
-      }
-    }
-
-    for (const change of changes.filter((candidate) => candidate.action === 'delete')) {
-      if (change.kind === 'maintenance_window') await this.windows.delete(change.id!);
-      else if (change.kind === 'status_page') await this.pages.delete(change.id!);
-      else if (change.kind === 'alert_rule') {
-        const rule = workspace.rules.find((candidate) => candidate.id === change.id)!;
-        await this.rules.delete(rule.monitor.id, change.id!);
-      } else if (change.kind === 'monitor') await this.monitors.delete(change.id!);
-      else await this.destinations.delete(change.id!);
-    }
   }
 }
