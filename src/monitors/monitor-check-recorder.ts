@@ -321,15 +321,24 @@ export class MonitorCheckRecorder {
           this.updateStatus(locked, job.region, observation.ok, checkedAt);
           if (assessment.learned) locked.volatile = assessment.volatile;
           if (observation.certificate) locked.certificate = observation.certificate;
+          // A check that ran alongside (another region's, a scheduled one beside one asked for by hand) may have
+          // replaced the screenshot this one was compared with, recording the same move: this judgement is then stale,
+          // and the screenshot stored stays the one the next check compares with.
+          const comparedWithStored = locked.screenshotKey === monitor.screenshotKey;
           const changes = content
             ? [
                 ...this.recordContent(tx, locked, check, content, draft, screenshotKey),
                 ...this.recordTrackedValues(tx, locked, check, content),
                 ...this.recordMetadata(tx, locked, check, assessment),
-                ...this.recordVisual(tx, locked, check, assessment, screenshotKey, diffKey),
+                ...(comparedWithStored ? this.recordVisual(tx, locked, check, assessment, screenshotKey, diffKey) : []),
               ]
             : [];
-          if (screenshotKey) locked.screenshotKey = screenshotKey;
+          if (
+            screenshotKey &&
+            (comparedWithStored || changes.some((change) => change.afterScreenshotKey === screenshotKey))
+          ) {
+            locked.screenshotKey = screenshotKey;
+          }
           await raiseAlerts(tx, locked, check, changes);
           await tx.flush();
           return check.id;
@@ -568,7 +577,10 @@ export class MonitorCheckRecorder {
     return changes;
   }
 
-  /** A visual change when the screenshot differed beyond the monitor's threshold on both looks. */
+  /**
+   * A visual change when the screenshot differed beyond the monitor's threshold on both looks, from the screenshot the
+   * monitor still stores (the caller checks that under the row lock).
+   */
   private recordVisual(
     tx: EntityManager,
     monitor: Monitor,

@@ -14,7 +14,8 @@ describe('monitors on pages that move on their own', () => {
 
   beforeAll(async () => {
     site = await startMovingSite();
-    // No scheduled checks during the file: only the checks the tests ask for run.
+    // Scheduled checks once a minute at most: nearly all checks are those the tests ask for (one that overlaps a test's
+    // own check must not make a second change of one move: the last test shows that).
     service = await startTestApp({ SCHEDULER_TICK_MS: '60000' });
     const person = await createAccount(new ApiClient(service.baseUrl));
     key = await issueKey(person, ['monitors:read', 'monitors:write', 'changes:read']);
@@ -105,4 +106,16 @@ describe('monitors on pages that move on their own', () => {
       expect(await changes(id)).toEqual([]);
     }
   }, 240_000);
+
+  it('a deployment seen by two checks at once is one visual change (the later one compared with a stale screenshot)', async () => {
+    site.deploy('production');
+    const carousel = await monitor('/carousel', { mode: 'browser', visual_threshold: 0.0005 });
+    await check(carousel);
+    site.deploy('changed');
+    await Promise.all([check(carousel), check(carousel)]);
+    expect((await changes(carousel)).map((change) => change.kind)).toEqual(['visual']);
+    // The screenshot stored is the new one: the next check finds nothing.
+    await check(carousel);
+    expect(await changes(carousel)).toHaveLength(1);
+  }, 120_000);
 });
