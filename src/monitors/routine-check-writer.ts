@@ -71,7 +71,10 @@ interface Waiting {
 
 /** Checks written by one statement at most. */
 const MAX_BATCH = 500;
-/** How long the first check of a batch waits for others: a few milliseconds of a job's time for far fewer commits. */
+/**
+ * How long the first check of a batch waits for others: a few milliseconds of a job's time for far fewer commits. A
+ * heartbeat's ping does not wait (its job waits for the answer), nor do checks that waited for a write to end.
+ */
 const BATCH_WINDOW_MS = 10;
 /**
  * Batch statements running at once. Two overlap one batch's wait for PostgreSQL with the next one's gathering; their
@@ -192,7 +195,7 @@ export class RoutineCheckWriter {
   write(check: RoutineCheck): Promise<string | null> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ check, resolve, reject });
-      if (this.waiting.length >= MAX_BATCH) this.flushSoon(0);
+      if (this.waiting.length >= MAX_BATCH || check.trigger === 'ping') this.flushSoon(0);
       else this.flushSoon(BATCH_WINDOW_MS);
     });
   }
@@ -206,7 +209,7 @@ export class RoutineCheckWriter {
       this.writes += 1;
       void this.drain().finally(() => {
         this.writes -= 1;
-        if (this.waiting.length > 0) this.flushSoon(BATCH_WINDOW_MS);
+        if (this.waiting.length > 0) this.flushSoon(0);
       });
     }, delayMs);
   }

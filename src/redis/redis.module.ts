@@ -10,7 +10,12 @@ export class RedisService implements OnApplicationShutdown {
   readonly prefix: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.client = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // Commands of concurrent requests (a rate limit each) go out together, one socket write for many.
+    this.client = new Redis(config.redisUrl, {
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      enableAutoPipelining: true,
+    });
     this.prefix = config.redisPrefix;
   }
 

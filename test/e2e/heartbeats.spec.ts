@@ -178,21 +178,19 @@ describe('heartbeat monitors', () => {
 
   it('answers pings that arrive together each for its own monitor (read in batches), unknown ones 404', async () => {
     const monitors = await Promise.all(
-      ['a', 'b', 'c', 'd', 'e'].map((name) =>
-        heartbeatMonitor(`Batch ${name}`, { schedule: { interval_seconds: 3600 } }),
+      Array.from({ length: 10 }, (_, index) =>
+        heartbeatMonitor(`Batch ${index}`, { schedule: { interval_seconds: 3600 } }),
       ),
     );
-    const pings = monitors.flatMap((created) => Array.from({ length: 4 }, () => created.ping_url as string));
+    // One ping each (two of one monitor in the same millisecond would be one check: a result per instant).
+    const pings = monitors.map((created) => created.ping_url as string);
     const unknown = Array.from({ length: 5 }, (_, index) => `/api/v1/ping/hb_${'x'.repeat(31)}${index}`);
     const answers = await Promise.all([...pings, ...unknown].map(async (url) => (await ping(url)).status));
     expect(answers).toEqual([...pings.map(() => 200), ...unknown.map(() => 404)]);
     for (const created of monitors) {
       const recorded = await checks(created.id);
-      expect([created.name, recorded.length, recorded.every((check) => check.trigger === 'ping')]).toEqual([
-        created.name,
-        4,
-        true,
-      ]);
+      expect([created.name, recorded.map((check) => check.trigger)]).toEqual([created.name, ['ping']]);
+      expect((await monitor(created.id)).status).toBe('up');
     }
   });
 
