@@ -96,10 +96,13 @@ export class UsageService implements OnApplicationShutdown {
     if (!this.pending.size) return;
     const batch = this.pending;
     this.pending = new Map();
-    const pipeline = this.redis.client.pipeline();
-    for (const [key, count] of batch) pipeline.incrby(key, count).expire(key, 2 * DAY_SECONDS);
+    // Commands, not a pipeline object: the connection auto-pipelines them in the order they are called, so they go
+    // after a GET that `requestsToday` sent before this flush began (an explicit pipeline would be written first).
+    const { client } = this.redis;
     try {
-      await pipeline.exec();
+      await Promise.all(
+        [...batch].flatMap(([key, count]) => [client.incrby(key, count), client.expire(key, 2 * DAY_SECONDS)]),
+      );
     } catch (error) {
       // Put the counts back; the next flush tries again.
       for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
