@@ -7,6 +7,19 @@ import { TestSite } from '../support/test-site';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The work, or an error naming the step that did not end in time (a hang says where it is, not just "timeout"). */
+async function step<T>(label: string, work: Promise<T>, ms = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${label}: not done after ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The scheduler enqueues each due slot exactly once, however many schedulers run, and never in a burst. */
 describe('monitor scheduling', () => {
   let api: TestApp;
@@ -92,14 +105,14 @@ describe('monitor scheduling', () => {
   });
 
   it('spreads monitors overdue by more than an interval over their next interval instead of checking them in a burst', async () => {
-    const ids = await createMonitors(20);
+    const ids = await step('creating 20 monitors', createMonitors(20));
     await database.query(`update monitors set next_check_at = now() - interval '2 hours' where id = any($1)`, [ids]);
     const before = (await waiting()).length;
-    const scheduler = await startTestApp({ ROLE: 'scheduler', SCHEDULER_TICK_MS: '100' });
+    const scheduler = await step('starting a scheduler', startTestApp({ ROLE: 'scheduler', SCHEDULER_TICK_MS: '100' }));
     try {
       await sleep(1000);
     } finally {
-      await scheduler.close();
+      await step('closing the scheduler', scheduler.close());
     }
     expect((await waiting()).length).toBe(before);
     const { rows } = await database.query<{ next: Date }>(
