@@ -44,8 +44,8 @@ function requestOf(request: Request): unknown {
     const options = Object.fromEntries(given.map((name) => [name, queryOption(name, query[name])]));
     return { document: yamlDocument(request.body), ...options };
   }
-  for (const name of given) {
-    throw ValidationFailed.field(name, 'is a query parameter only with a YAML body; a JSON body carries it');
+  if (given.length) {
+    throw ValidationFailed.field(given[0], 'is a query parameter only with a YAML body; a JSON body carries it');
   }
   const body: unknown = request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
