@@ -11,6 +11,7 @@ import { AlertRule } from '../alerts/entities/alert-rule.entity';
 import { present as presentRule, RulesService } from '../alerts/rules.service';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { DomainError, ValidationFailed } from '../common/errors/domain-errors';
+import { lockUntilCommit } from '../db/transaction-lock';
 import { MaintenanceWindow } from '../maintenance/entities/maintenance-window.entity';
 import { MaintenanceWindowsService, presentWindow } from '../maintenance/maintenance-windows.service';
 import { Monitor } from '../monitors/entities/monitor.entity';
@@ -169,9 +170,7 @@ export class DeclarationsService {
     const parsed = await parseDeclaration(input.document);
     return this.em.transactional(async (tx) => {
       // One apply at a time in a workspace: the plan checked is the plan made.
-      await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
-        `declaration:${principal.workspace.id}`,
-      ]);
+      await lockUntilCommit(tx, `declaration:${principal.workspace.id}`);
       const { changes, fingerprint, workspace } = await this.planOf(parsed, input.prune ?? false);
       if (fingerprint !== input.fingerprint) throw new PlanStale();
       await new DeclarationApply(this.em, this.services, principal, parsed, changes, workspace).run();
@@ -298,11 +297,9 @@ export class DeclarationsService {
     check('maintenance_window', parsed.windows);
     // A rule is adopted with its monitor: one of another monitor (or of none the file keeps) would move.
     const monitorOf = new Map(workspace.rules.map((rule) => [rule.id, rule.monitor.id]));
-    const monitorIds = new Map<string, string | undefined>(
-      parsed.monitors.map((monitor) => [
-        monitor.key,
-        monitor.adopts ?? workspace.monitors.find((known) => known.declarationKey === monitor.key)?.id,
-      ]),
+    const managed = new Map(workspace.monitors.map((monitor) => [monitor.declarationKey, monitor.id]));
+    const monitorIds = new Map(
+      parsed.monitors.map((monitor) => [monitor.key, monitor.adopts ?? managed.get(monitor.key)]),
     );
     for (const rule of parsed.rules) {
       const owner = rule.adopts === undefined ? undefined : monitorOf.get(rule.adopts);

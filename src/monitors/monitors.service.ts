@@ -36,6 +36,7 @@ import { badgePath, presentCheck, presentMonitor, presentReading } from './monit
 import { MonitorQueues } from './monitor-queues';
 import { UptimeReader } from './uptime-reader';
 import { AlertRule } from '../alerts/entities/alert-rule.entity';
+import { lockUntilCommit } from '../db/transaction-lock';
 import { creationKind, newPingToken, updatedKind } from './heartbeat-input';
 import {
   type HeartbeatSchedule,
@@ -234,12 +235,7 @@ export class MonitorsService {
     if (parentId === undefined || parentId === null) return parentId;
     const monitorId = monitor?.id ?? null;
     if (parentId === monitorId) throw ValidationFailed.field('parent_id', 'must be another monitor than this one');
-    if (monitor) {
-      if (!this.em.isInTransaction()) throw new Error('a new parent is checked in the transaction that sets it');
-      await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
-        `monitor-parents:${monitor.workspace.id}`,
-      ]);
-    }
+    if (monitor) await lockUntilCommit(this.em, `monitor-parents:${monitor.workspace.id}`);
     // Read now, not from the unit of work: a monitor it loaded before the lock may have had its parent changed since.
     const parent = await this.em.findOne(Monitor, { id: parentId }, { refresh: true });
     if (!parent) throw ValidationFailed.field('parent_id', 'no such monitor in this workspace');
