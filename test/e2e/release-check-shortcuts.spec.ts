@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ApiClient } from '../support/api-client';
 import { createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
@@ -88,12 +89,18 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
     return Buffer.from(await response.arrayBuffer());
   }
 
+  /** An image file by its SHA-256: jest compares a Buffer byte by byte, seconds for a full-page PNG. */
+  async function imageDigest(url: string | null): Promise<string | null> {
+    const bytes = await file(url);
+    return bytes && createHash('sha256').update(bytes).digest('hex');
+  }
+
   /** Everything an artifact holds, files included, with what names this check or when it ran left out. */
   async function evidenceOf(artifact: any): Promise<Record<string, unknown>> {
     const side = async (record: any) => ({
       ...record,
       captured_at: 'when',
-      screenshot_url: await file(record.screenshot_url),
+      screenshot_url: await imageDigest(record.screenshot_url),
       text_url: (await file(record.text_url))?.toString('utf8'),
     });
     const { screenshot } = artifact.comparison;
@@ -102,7 +109,10 @@ describe('release-check shortcuts give exactly the evidence of a full run', () =
       id: 'artifact',
       production: await side(artifact.production),
       preview: await side(artifact.preview),
-      comparison: { ...artifact.comparison, screenshot: { ...screenshot, diff_url: await file(screenshot.diff_url) } },
+      comparison: {
+        ...artifact.comparison,
+        screenshot: { ...screenshot, diff_url: await imageDigest(screenshot.diff_url) },
+      },
     };
   }
 
