@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, escapeIdentifier } from 'pg';
-import { ContractValidator } from '../support/contract-validator';
+import { contractValidator } from '../support/contract-validator';
 
 /**
  * Each test file works in its own database, a copy of the run's migrated one. Files run in parallel, and a worker
@@ -52,7 +52,7 @@ afterAll(async () => {
          from events order by seq`,
     );
     if (rows.length === 0) return;
-    const contract = new ContractValidator();
+    const contract = contractValidator();
     for (const event of rows) contract.assertEvent(event);
   } finally {
     await client.end();
