@@ -40,6 +40,7 @@ module.exports = {
   // The run's database and Redis prefix (made once per run, whichever tiers it runs).
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  // For a run of given paths; npm test sets each tier's own count (scripts/test.mjs: three for e2e).
   maxWorkers: 2,
   // A run-wide option: jest ignores it in a project. A guard against a hang, not a performance target (those are
   // benches): this machine's speed varies threefold from day to day, and a slow day must not fail a correct test.
