@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingPass } from '../common/background/repeating-pass';
 import { acrossWorkspaces, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { PublicStatusCache } from '../status-pages/public-status-cache';
 import { MaintenanceWindow } from './entities/maintenance-window.entity';
@@ -17,49 +18,43 @@ const CLAIM_BATCH = 100;
  * by side never tell an occurrence twice; `announceTransitions` decides what to tell and when to look again.
  */
 @Injectable()
-export class MaintenanceAnnouncer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MaintenanceAnnouncer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MaintenanceAnnouncer.name);
-  private ticking = false;
+  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly orm: MikroORM,
-    private readonly registry: SchedulerRegistry,
     private readonly statusCache: PublicStatusCache,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.registry.addInterval(
-      'maintenance-announcer',
-      setInterval(() => void this.tick(), TICK_MS),
+    registry: SchedulerRegistry,
+  ) {
+    this.pass = new RepeatingPass(
+      registry,
+      this.logger,
+      { name: 'maintenance-announcer', what: 'announce maintenance', everyMs: TICK_MS },
+      () => this.tick(),
     );
   }
 
-  onApplicationShutdown(): void {
-    if (this.registry.doesExist('interval', 'maintenance-announcer')) {
-      this.registry.deleteInterval('maintenance-announcer');
-    }
+  onApplicationBootstrap(): void {
+    this.pass.start();
+  }
+
+  /** Before the database closes: an announcement under way finishes first. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.pass.stop();
   }
 
   /** One pass over the windows due now; returns how many it looked at. */
   async tick(): Promise<number> {
-    if (this.ticking) return 0;
-    this.ticking = true;
-    try {
-      // The due windows' own rows, read across workspaces to learn whose they are; each is then handled in its
-      // workspace's unit of work.
-      const due = await acrossWorkspaces(this.orm.em).find(
-        MaintenanceWindow,
-        { nextTransitionAt: { $lte: new Date() } },
-        { fields: ['id', 'workspace'], orderBy: { nextTransitionAt: 'asc' }, limit: CLAIM_BATCH },
-      );
-      for (const { id, workspace } of due) await this.announce(id, workspace.id);
-      return due.length;
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not announce maintenance; the next tick retries');
-      return 0;
-    } finally {
-      this.ticking = false;
-    }
+    // The due windows' own rows, read across workspaces to learn whose they are; each is then handled in its
+    // workspace's unit of work.
+    const due = await acrossWorkspaces(this.orm.em).find(
+      MaintenanceWindow,
+      { nextTransitionAt: { $lte: new Date() } },
+      { fields: ['id', 'workspace'], orderBy: { nextTransitionAt: 'asc' }, limit: CLAIM_BATCH },
+    );
+    for (const { id, workspace } of due) await this.announce(id, workspace.id);
+    return due.length;
   }
 
   private async announce(id: string, workspaceId: string): Promise<void> {

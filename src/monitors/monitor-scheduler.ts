@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingPass } from '../common/background/repeating-pass';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -30,52 +31,42 @@ interface ClaimedSlot {
  * one burst: they get a fresh slot spread over their next interval.
  */
 @Injectable()
-export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MonitorScheduler.name);
-  private ticking = false;
+  private readonly passes: RepeatingPass[];
 
   constructor(
     private readonly orm: MikroORM,
     private readonly queues: MonitorQueues,
-    private readonly registry: SchedulerRegistry,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.registry.addInterval(
-      'monitor-schedule',
-      setInterval(() => void this.tick(), this.config.schedulerTickMs),
-    );
-    this.registry.addInterval(
-      'monitor-prune',
-      setInterval(() => void this.prune(), PRUNE_INTERVAL_MS),
-    );
+    registry: SchedulerRegistry,
+  ) {
+    const every = (name: string, what: string, everyMs: number, pass: () => Promise<unknown>) =>
+      new RepeatingPass(registry, this.logger, { name, what, everyMs }, pass);
+    this.passes = [
+      every('monitor-schedule', 'enqueue due monitor checks', config.schedulerTickMs, () => this.tick()),
+      every('monitor-prune', 'prune old check results', PRUNE_INTERVAL_MS, () => this.prune()),
+    ];
   }
 
-  onApplicationShutdown(): void {
-    for (const name of ['monitor-schedule', 'monitor-prune']) {
-      if (this.registry.doesExist('interval', name)) this.registry.deleteInterval(name);
-    }
+  onApplicationBootstrap(): void {
+    for (const pass of this.passes) pass.start();
+  }
+
+  /** Before the queues and the database close: a claim under way finishes (or rolls back) first. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.passes.map((pass) => pass.stop()));
   }
 
   /** One pass: enqueues every slot due now. Returns how many checks were enqueued. */
   async tick(): Promise<number> {
-    if (this.ticking) return 0;
-    this.ticking = true;
     let enqueued = 0;
-    try {
-      for (;;) {
-        const { claimed, checks } = await this.claimAndEnqueue();
-        enqueued += checks;
-        if (claimed < CLAIM_BATCH) break;
-      }
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not enqueue due monitor checks; the next tick retries');
-    } finally {
-      this.ticking = false;
+    for (;;) {
+      const { claimed, checks } = await this.claimAndEnqueue();
+      enqueued += checks;
+      if (claimed < CLAIM_BATCH) return enqueued;
     }
-    return enqueued;
   }
 
   private async claimAndEnqueue(): Promise<{ claimed: number; checks: number }> {
@@ -127,24 +118,20 @@ export class MonitorScheduler implements OnApplicationBootstrap, OnApplicationSh
 
   /** Deletes raw results past the retention and old rollups, in batches that never hold long locks. */
   async prune(): Promise<void> {
-    try {
-      const em = acrossWorkspaces(this.orm.em);
-      for (;;) {
-        const result = await em.execute<{ affectedRows?: number }>(
-          `delete from monitor_checks where ctid in (
-             select ctid from monitor_checks where checked_at < now() - make_interval(days => ?) limit ${PRUNE_BATCH})`,
-          [this.config.checkRetentionDays],
-          'run',
-        );
-        if ((result.affectedRows ?? 0) < PRUNE_BATCH) break;
-      }
-      await em.execute(
-        `delete from monitor_check_rollups where hour < now() - make_interval(days => ${ROLLUP_RETENTION_DAYS})`,
-        [],
+    const em = acrossWorkspaces(this.orm.em);
+    for (;;) {
+      const result = await em.execute<{ affectedRows?: number }>(
+        `delete from monitor_checks where ctid in (
+           select ctid from monitor_checks where checked_at < now() - make_interval(days => ?) limit ${PRUNE_BATCH})`,
+        [this.config.checkRetentionDays],
         'run',
       );
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not prune old check results');
+      if ((result.affectedRows ?? 0) < PRUNE_BATCH) break;
     }
+    await em.execute(
+      `delete from monitor_check_rollups where hour < now() - make_interval(days => ${ROLLUP_RETENTION_DAYS})`,
+      [],
+      'run',
+    );
   }
 }
