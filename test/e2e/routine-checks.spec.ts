@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import type { MonitorStatus, RegionStatus } from '../../src/monitors/entities/monitor.entity';
 import { RoutineCheckWriter, RULES_FINGERPRINT_SQL, type RoutineCheck } from '../../src/monitors/routine-check-writer';
 import { ApiClient } from '../support/api-client';
@@ -14,7 +14,8 @@ describe('routine checks', () => {
   let api: TestApp;
   let site: TestSite;
   let key: IssuedKey;
-  let database: Client;
+  // A pool: the helpers below read rows for many monitors at once, and one pg Client runs one query at a time.
+  let database: Pool;
   let writer: RoutineCheckWriter;
 
   beforeAll(async () => {
@@ -24,8 +25,7 @@ describe('routine checks', () => {
     api = await startTestApp({ SCHEDULER_TICK_MS: '60000' });
     const owner = await createAccount(new ApiClient(api.baseUrl));
     key = await issueKey(owner, ['monitors:read', 'monitors:write', 'alerts:read', 'alerts:write']);
-    database = new Client({ connectionString: process.env.DATABASE_URL });
-    await database.connect();
+    database = new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
     writer = api.app.get(RoutineCheckWriter);
   });
   afterAll(async () => {
