@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as axeCore from 'axe-core';
 import {
   type Browser,
   type BrowserContext,
@@ -12,8 +11,8 @@ import {
 import { ROOT } from './web-build';
 
 /*
- * What the web tests share: Debian's Chromium, contexts that carry axe-core and record any Content-Security-Policy
- * violation, the axe check (WCAG 2 A/AA, 2.1 AA), the phone-width check and the README's screenshots.
+ * What the web tests share: Debian's Chromium, contexts that record any Content-Security-Policy violation, the axe
+ * check (WCAG 2 A/AA, 2.1 AA), the phone-width check and the README's screenshots.
  */
 
 // The README's screenshots are refreshed with SAVE_SCREENS=1; ordinary runs leave the committed ones alone.
@@ -38,14 +37,10 @@ export async function launchBrowser(): Promise<Browser> {
 /** Every Content-Security-Policy violation any page of these contexts reported. */
 export const cspViolations: string[] = [];
 
-/**
- * A browser context whose pages carry axe-core from the start (an init script is not subject to the page's CSP, so
- * the interface's strict policy stays on) and whose CSP violations are recorded in `cspViolations`.
- */
+/** A browser context whose CSP violations are recorded in `cspViolations`. */
 export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const phone = (options.viewport?.width ?? 1440) <= 390;
   const context = await browser.newContext({ ...(phone ? { isMobile: true, hasTouch: true } : {}), ...options });
-  await context.addInitScript({ content: axeCore.source });
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text()))
       cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
@@ -53,7 +48,20 @@ export async function newContext(browser: Browser, options: BrowserContextOption
   return context;
 }
 
+let axeSource: string | undefined;
+
+/**
+ * axe-core's minified build (the capture engine's), loaded into a page when it is first checked: evaluated through
+ * the DevTools protocol, it is not subject to the page's CSP, so the interface's strict policy stays on. Loading it
+ * into every document from the start cost the browser a parse of 1.5 MB per navigation, checked or not.
+ */
+async function loadAxe(page: Page): Promise<void> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  if (await page.evaluate(() => (window as { axe?: unknown }).axe === undefined)) await page.evaluate(axeSource);
+}
+
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  await loadAxe(page);
   const violations: { id: string; help: string; nodes: string[] }[] = await page.evaluate(async (tags) => {
     const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: tags } });
     return result.violations.map((violation: any) => ({
