@@ -6,6 +6,7 @@ import { AlertsProcessor } from './alerts.processor';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryClaims } from './delivery-claims';
 import { DeliveryRunner } from './delivery-runner';
+import { EventNotifications } from './event-notifications';
 import { DeliverySender } from './delivery-sender';
 import { DestinationsService } from './destinations.service';
 import { OutboxRelay } from './outbox-relay';
@@ -31,7 +32,9 @@ export class AlertsModule {
         DeliveriesService,
         DeliverySender,
         PlanGate,
-        ...(runsWorkers(config) ? [OutboxRelay, DeliveryClaims, DeliveryRunner, AlertsProcessor] : []),
+        ...(runsWorkers(config)
+          ? [OutboxRelay, EventNotifications, DeliveryClaims, DeliveryRunner, AlertsProcessor]
+          : []),
       ],
       // Status pages' subscribers are sent to through the same sender (the SSRF-checked dispatcher, the mailer);
       // declarations make destinations and rules through their services.

@@ -1,58 +1,85 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
+import { EventNotifications } from './event-notifications';
 import { OutboxRelay, RELAY_BATCH } from './outbox-relay';
 
 /**
- * How often a worker looks for committed events and due deliveries when it has nothing to do: most of the delay
- * between a state change and its first send, and of a retry after it is due.
+ * How often a worker relays and claims without being told to: committed events wake it at once (EventNotifications),
+ * and so do its own finished attempts and due retries (DeliveryRunner); this poll catches what no notification told,
+ * such as a claim that lapsed in a worker that died, at most this late.
  */
-const TICK_MS = 100;
+const POLL_MS = 1_000;
 
 /** In worker processes: relays the outbox and keeps the delivery runner's slots full, and renews its claims. */
 @Injectable()
 export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(AlertsProcessor.name);
-  private readonly timers = new Set<NodeJS.Timeout>();
   private stopping = false;
+  private pollTimer?: NodeJS.Timeout;
+  private renewTimer?: NodeJS.Timeout;
+  private relaying: Promise<void> | null = null;
+  private relayAgain = false;
 
   constructor(
     private readonly relay: OutboxRelay,
     private readonly runner: DeliveryRunner,
+    private readonly notifications: EventNotifications,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.repeat('relay and claim deliveries', TICK_MS, () => this.tick());
-    // Renewed at half the claim's length, as Bull renews its job locks.
-    this.repeat('renew delivery claims', this.config.jobLockMs / 2, () => this.runner.renew());
+    this.relayNow();
+    // And again once listening, for events committed while the connection was being made (or made again).
+    this.notifications.listen(() => this.relayNow());
+    this.scheduleRenewal();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.renewTimer);
+    await Promise.all([this.notifications.stop(), this.relaying]);
     await this.runner.drain();
   }
 
+  /** Relays and claims now, or once more right after the pass under way (events it may not have seen). */
+  private relayNow(): void {
+    if (this.stopping) return;
+    if (this.relaying) {
+      this.relayAgain = true;
+      return;
+    }
+    clearTimeout(this.pollTimer);
+    this.relaying = this.relayAndClaim()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not relay and claim deliveries yet'))
+      .finally(() => {
+        this.relaying = null;
+        if (this.relayAgain) {
+          this.relayAgain = false;
+          this.relayNow();
+        } else if (!this.stopping) {
+          this.pollTimer = setTimeout(() => this.relayNow(), POLL_MS);
+          this.pollTimer.unref();
+        }
+      });
+  }
+
   /** Relays until the outbox is empty, then has what is due claimed (relayed deliveries are due at once). */
-  private async tick(): Promise<void> {
+  private async relayAndClaim(): Promise<void> {
     while (!this.stopping && (await this.relay.relay()).events === RELAY_BATCH);
     this.runner.wake();
   }
 
-  /** Runs `work` every `intervalMs` after the last run ended, so never two at once; a failure waits for the next. */
-  private repeat(what: string, intervalMs: number, work: () => Promise<void>): void {
-    const schedule = () => {
-      if (this.stopping) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void work()
-          .catch((error: unknown) => this.logger.warn({ err: error }, `could not ${what} yet`))
-          .finally(schedule);
-      }, intervalMs);
-      timer.unref();
-      this.timers.add(timer);
-    };
-    schedule();
+  /** Renews the claims at half their length, as Bull renews its job locks, one renewal after the other. */
+  private scheduleRenewal(): void {
+    if (this.stopping) return;
+    this.renewTimer = setTimeout(() => {
+      void this.runner
+        .renew()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'could not renew delivery claims yet'))
+        .finally(() => this.scheduleRenewal());
+    }, this.config.jobLockMs / 2);
+    this.renewTimer.unref();
   }
 }

@@ -63,6 +63,9 @@ export class DeliveryRunner {
   private recording?: Promise<void>;
   private lastRecordAt = 0;
   private stopped = false;
+  /** The soonest time a retry this process recorded falls due (ms since the epoch), and its timer. */
+  private dueAt = Infinity;
+  private dueTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly claims: DeliveryClaims,
@@ -115,10 +118,29 @@ export class DeliveryRunner {
   /** Stops claiming and waits (a while) for the attempts in flight to end and be recorded. */
   async drain(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.dueTimer);
     await this.filling?.catch(() => undefined);
     const deadline = Date.now() + DRAIN_TIMEOUT_MS;
     while (this.held.size && Date.now() < deadline) await sleep(50);
     if (this.held.size) this.logger.warn(`stopped with ${this.held.size} attempt(s) unrecorded; they will be retried`);
+  }
+
+  /**
+   * Claims again when a retry falls due: the worker that recorded it is the likeliest to be idle. Only the soonest is
+   * kept (the claim then takes all that are due); a later one left behind waits for the poll (AlertsProcessor).
+   */
+  private wakeAt(time: number): void {
+    if (this.stopped || time >= this.dueAt) return;
+    clearTimeout(this.dueTimer);
+    this.dueAt = time;
+    this.dueTimer = setTimeout(
+      () => {
+        this.dueAt = Infinity;
+        this.wake();
+      },
+      Math.max(0, time - Date.now()),
+    );
+    this.dueTimer.unref();
   }
 
   private start(claimed: ClaimedDelivery[]): void {
@@ -177,7 +199,10 @@ export class DeliveryRunner {
         setTimeout(() => void this.record(), RECORD_RETRY_MS).unref();
         return;
       }
-      for (const { record } of batch) this.held.delete(record.id);
+      for (const { record } of batch) {
+        this.held.delete(record.id);
+        if (record.nextAttemptAt) this.wakeAt(record.nextAttemptAt.getTime());
+      }
       // The deliveries that waited for these in their lanes can go now.
       this.wake();
     }
