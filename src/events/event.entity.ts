@@ -25,8 +25,22 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * The outbox: an event is written in the same transaction as the state change it reports, so the two commit or
  * roll back together; the relay fans it out to destinations afterwards. Never updated but for `relayedAt`.
+ *
+ * Each statement that records events notifies `vigil_events`: PostgreSQL sends it at commit, folds a transaction's
+ * identical notifications into one and sends none on a rollback. Workers listen and relay at once (EventNotifications).
  */
-@Entity({ tableName: 'events' })
+@Entity({
+  tableName: 'events',
+  triggers: [
+    {
+      name: 'events_notify',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      body: `perform pg_notify('vigil_events', ''); return null;`,
+    },
+  ],
+})
 @WorkspaceScoped()
 // The relay's scan: events not yet fanned out, in the order they were recorded.
 @Index({

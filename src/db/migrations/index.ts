@@ -24,7 +24,7 @@ import { Migration20261128113000 } from './Migration20261128113000';
 import { Migration20261128215657 } from './Migration20261128215657';
 import { Migration20261128222052 } from './Migration20261128222052';
 import { Migration20261129010907 } from './Migration20261129010907';
-import { Migration20261129080000 } from './Migration20261129080000';
+import { Migration20261129081820 } from './Migration20261129081820';
 
 /** Applied in this order; append each new migration that `npm run migration:create` writes. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -70,5 +70,5 @@ export const MIGRATIONS: MigrationObject[] = [
   /** Declarations: maintenance windows are declared too. */
   { name: 'Migration20261129010907', class: Migration20261129010907 },
   /** Events: each commit that records some notifies `vigil_events`, so workers relay without polling. */
-  { name: 'Migration20261129080000', class: Migration20261129080000 },
+  { name: 'Migration20261129081820', class: Migration20261129081820 },
 ];
