@@ -1,5 +1,6 @@
 import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { A11yScansModule } from './a11y-scans/a11y-scans.module';
 import { AdminModule } from './admin/admin.module';
 import { AlertsModule } from './alerts/alerts.module';
@@ -52,6 +53,8 @@ export class AppModule implements OnModuleDestroy {
       LoggingModule.forRoot(config),
       DatabaseModule.forRoot(config),
       RedisModule,
+      // The registry of the background passes (RepeatingPass) every role runs.
+      ScheduleModule.forRoot(),
       QueuesModule.forRoot(config),
       UsageModule,
       MetricsModule,

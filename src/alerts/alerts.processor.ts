@@ -1,4 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingPass } from '../common/background/repeating-pass';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
 import { EventNotifications } from './event-notifications';
@@ -17,7 +19,7 @@ export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger(AlertsProcessor.name);
   private stopping = false;
   private pollTimer?: NodeJS.Timeout;
-  private renewTimer?: NodeJS.Timeout;
+  private readonly renewal: RepeatingPass;
   private relaying: Promise<void> | null = null;
   private relayAgain = false;
 
@@ -25,21 +27,29 @@ export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicatio
     private readonly relay: OutboxRelay,
     private readonly runner: DeliveryRunner,
     private readonly notifications: EventNotifications,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+    registry: SchedulerRegistry,
+  ) {
+    // At half the claims' length, as Bull renews its job locks.
+    this.renewal = new RepeatingPass(
+      registry,
+      this.logger,
+      { name: 'delivery-claim-renewal', what: 'renew delivery claims', everyMs: config.jobLockMs / 2 },
+      () => this.runner.renew(),
+    );
+  }
 
   onApplicationBootstrap(): void {
     this.relayNow();
     // And again once listening, for events committed while the connection was being made (or made again).
     this.notifications.listen(() => this.relayNow());
-    this.scheduleRenewal();
+    this.renewal.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.pollTimer);
-    clearTimeout(this.renewTimer);
-    await Promise.all([this.notifications.stop(), this.relaying]);
+    await Promise.all([this.notifications.stop(), this.relaying, this.renewal.stop()]);
     await this.runner.drain();
   }
 
@@ -69,17 +79,5 @@ export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicatio
   private async relayAndClaim(): Promise<void> {
     while (!this.stopping && (await this.relay.relay()).events === RELAY_BATCH);
     this.runner.wake();
-  }
-
-  /** Renews the claims at half their length, as Bull renews its job locks, one renewal after the other. */
-  private scheduleRenewal(): void {
-    if (this.stopping) return;
-    this.renewTimer = setTimeout(() => {
-      void this.runner
-        .renew()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'could not renew delivery claims yet'))
-        .finally(() => this.scheduleRenewal());
-    }, this.config.jobLockMs / 2);
-    this.renewTimer.unref();
   }
 }

@@ -1,7 +1,6 @@
 import { BullModule, getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { DynamicModule, Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from '../config/app-config';
 import { runsScheduler, runsWorkers, servesHttp } from '../config/roles';
 import { monitorCheckQueue } from '../queues/jobs';
@@ -29,7 +28,6 @@ export class MonitorsModule {
       imports: [
         BullModule.registerQueue(...config.regions.map((region) => ({ name: monitorCheckQueue(region) }))),
         CaptureModule,
-        ...(runsScheduler(config) ? [ScheduleModule.forRoot()] : []),
       ],
       controllers: servesHttp(config) ? [MonitorsController, BadgesController, HeartbeatsController] : [],
       providers: [
