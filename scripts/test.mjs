@@ -10,9 +10,10 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const TIERS = ['unit', 'medium', 'e2e'];
-// Jest workers per tier on this 2-core machine. With two, the e2e tier left the cores idle 18% of its time (files
-// waiting for timers, workers and the browser); a third fills that: 512 s → 433 s for the same files on 2026-11-29.
-const WORKERS = { unit: 2, medium: 2, e2e: 3 };
+// Jest workers per tier on this 2-core machine. The e2e files wait for timers, worker processes and the browser: with
+// two workers the cores were idle 18% of the tier, with three 16%, with four 9% (2026-11-29: 512 s with two, 433 s
+// with three; later, 351 s with three and 332 s with four).
+const WORKERS = { unit: 2, medium: 2, e2e: 4 };
 const JEST = join(ROOT, 'node_modules', '.bin', 'jest');
 const env = {
   ...process.env,
