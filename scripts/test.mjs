@@ -10,10 +10,10 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const TIERS = ['unit', 'medium', 'e2e'];
-// Jest workers per tier on this 2-core machine. The e2e files wait for timers, worker processes and the browser: with
-// two workers the cores were idle 18% of the tier, with three 16%, with four 9% (2026-11-29: 512 s with two, 433 s
-// with three; later, 351 s with three and 332 s with four).
-const WORKERS = { unit: 2, medium: 2, e2e: 4 };
+// Jest workers per tier on this 2-core machine. Files wait for timers, worker processes and the browser; more workers
+// than cores fill that: the unit tier takes 9.6 s with three, 11.7 s with two; the e2e tier left the cores idle 16% of
+// its time with three workers, 9% with four (332 s), and five did no better (329 s; process accounting, 2026-11-29).
+const WORKERS = { unit: 3, medium: 3, e2e: 4 };
 const JEST = join(ROOT, 'node_modules', '.bin', 'jest');
 const env = {
   ...process.env,
