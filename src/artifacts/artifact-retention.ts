@@ -1,5 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingPass } from '../common/background/repeating-pass';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ArtifactStore } from './artifact-store';
@@ -20,23 +22,31 @@ export interface RetentionSweep {
  * nothing points to. A screenshot still needed (by a newer change, or as a monitor's current baseline) is kept.
  */
 @Injectable()
-export class ArtifactRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ArtifactRetention.name);
-  private timer?: NodeJS.Timeout;
+  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly store: ArtifactStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepQuietly(), SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    registry: SchedulerRegistry,
+  ) {
+    this.pass = new RepeatingPass(
+      registry,
+      this.logger,
+      { name: 'artifact-retention', what: 'delete artifacts past retention', everyMs: SWEEP_INTERVAL_MS },
+      () => this.sweepAndLog(),
+    );
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    this.pass.start();
+  }
+
+  /** Before the database closes: a batch under way finishes (its files and references) first. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.pass.stop();
   }
 
   async sweep(now = new Date()): Promise<RetentionSweep> {
@@ -44,16 +54,12 @@ export class ArtifactRetention implements OnApplicationBootstrap, OnApplicationS
     return { reportFiles: await this.sweepReportFiles(cutoff), screenshots: await this.sweepScreenshots(cutoff) };
   }
 
-  private async sweepQuietly(): Promise<void> {
-    try {
-      const swept = await this.sweep();
-      if (swept.screenshots || swept.reportFiles)
-        this.logger.log(
-          `deleted ${swept.screenshots} screenshot(s) and ${swept.reportFiles} report file(s) past retention`,
-        );
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not delete artifacts past retention');
-    }
+  private async sweepAndLog(): Promise<void> {
+    const swept = await this.sweep();
+    if (swept.screenshots || swept.reportFiles)
+      this.logger.log(
+        `deleted ${swept.screenshots} screenshot(s) and ${swept.reportFiles} report file(s) past retention`,
+      );
   }
 
   private async sweepReportFiles(cutoff: Date): Promise<number> {

@@ -1,5 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingPass } from '../common/background/repeating-pass';
 import { RedisService } from '../redis/redis.module';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
@@ -35,18 +37,27 @@ export interface WorkspaceUsage {
  * memory first and flushed every second (and at shutdown), so counting costs no round trip on the request path.
  */
 @Injectable()
-export class UsageService implements OnApplicationShutdown {
+export class UsageService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(UsageService.name);
   private pending = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly redis: RedisService,
     private readonly em: EntityManager,
     private readonly uptime: UptimeReader,
+    registry: SchedulerRegistry,
   ) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
-    this.timer.unref();
+    this.pass = new RepeatingPass(
+      registry,
+      this.logger,
+      { name: 'usage-flush', what: 'flush usage counters', everyMs: FLUSH_INTERVAL_MS },
+      () => this.flush(),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.pass.start();
   }
 
   private requestsKey(workspaceId: string, at: Date): string {
@@ -110,8 +121,9 @@ export class UsageService implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
+  /** The last counts go to Redis before its connection closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.pass.stop();
     await this.flush();
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { RedisService } from '../../src/redis/redis.module';
 import { UsageService } from '../../src/usage/usage.service';
 import { testConfig } from '../support/test-app';
@@ -6,13 +7,14 @@ import { testConfig } from '../support/test-app';
 /** The per-workspace request counter on the real Redis: two API instances, each flushing its counts every second. */
 describe('usage: requests counted today', () => {
   const redis = new RedisService(testConfig());
-  // Only the request counter is exercised here: it needs neither the database nor the uptime reader.
-  const instance = () => new UsageService(redis, undefined as never, undefined as never);
+  // Only the request counter is exercised here: it needs neither the database nor the uptime reader. The instances
+  // are not started, so only the test flushes.
+  const instance = () => new UsageService(redis, undefined as never, undefined as never, new SchedulerRegistry());
   const first = instance();
   const second = instance();
 
   afterAll(async () => {
-    await Promise.all([first.onApplicationShutdown(), second.onApplicationShutdown()]);
+    await Promise.all([first.beforeApplicationShutdown(), second.beforeApplicationShutdown()]);
     await redis.onApplicationShutdown();
   });
 
@@ -35,7 +37,7 @@ describe('usage: requests counted today', () => {
     await second.flush();
     expect(await first.requestsToday(workspace)).toBe(3);
     expect(await second.requestsToday(workspace)).toBe(2);
-    await first.onApplicationShutdown();
+    await first.beforeApplicationShutdown();
     expect(await second.requestsToday(workspace)).toBe(3);
   });
 });

@@ -1,5 +1,7 @@
-import { Global, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Global, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingPass } from '../background/repeating-pass';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore } from './idempotency.store';
 
@@ -7,27 +9,24 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 /** Deletes expired keys every ten minutes wherever the API runs (a repeat past 24 hours is never replayed anyway). */
 @Injectable()
-export class IdempotencyPruner implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(IdempotencyPruner.name);
-  private timer: NodeJS.Timeout | undefined;
+export class IdempotencyPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly pass: RepeatingPass;
 
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(store: IdempotencyStore, registry: SchedulerRegistry) {
+    this.pass = new RepeatingPass(
+      registry,
+      new Logger(IdempotencyPruner.name),
+      { name: 'idempotency-pruner', what: 'prune expired idempotency keys', everyMs: PRUNE_INTERVAL_MS },
+      () => store.prune(),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
-    this.timer.unref();
+    this.pass.start();
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
-  }
-
-  async prune(): Promise<void> {
-    try {
-      await this.store.prune();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not prune expired idempotency keys');
-    }
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.pass.stop();
   }
 }
 

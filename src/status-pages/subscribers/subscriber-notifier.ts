@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { DeliverySender } from '../../alerts/delivery-sender';
+import { RepeatingPass } from '../../common/background/repeating-pass';
 import { acrossWorkspaces, workspaceUnitOfWork } from '../../common/tenancy/workspace-scope';
 import { StatusPageSubscriber } from '../entities/status-page-subscriber.entity';
 import { SubscriberNotification } from '../entities/subscriber-notification.entity';
@@ -22,56 +24,54 @@ const retryDelayMs = (attempts: number) => 30_000 * 2 ** (attempts - 1);
  * subscription. A subscriber who left takes its notifications with it.
  */
 @Injectable()
-export class SubscriberNotifier implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SubscriberNotifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(SubscriberNotifier.name);
-  private ticking = false;
-  private timer?: NodeJS.Timeout;
+  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly sender: DeliverySender,
     private readonly links: SubscriptionLinks,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
-    this.timer.unref();
+    registry: SchedulerRegistry,
+  ) {
+    this.pass = new RepeatingPass(
+      registry,
+      this.logger,
+      { name: 'subscriber-notifier', what: 'send subscriber notifications', everyMs: TICK_MS },
+      () => this.tick(),
+    );
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    this.pass.start();
+  }
+
+  /** Before the database closes: a send under way records its outcome first. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.pass.stop();
   }
 
   /** Sends what is due; returns how many it tried. */
   async tick(): Promise<number> {
-    if (this.ticking) return 0;
-    this.ticking = true;
-    try {
-      // One at a time: each claim outlasts one send (a webhook gives up after 15 s), never a batch of them.
-      let sent = 0;
-      for (; sent < SENDS_PER_TICK; sent += 1) {
-        const [claimed] = await acrossWorkspaces(this.orm.em).execute<
-          { id: string; workspace_id: string; attempts: number }[]
-        >(
-          `update subscriber_notifications n
-              set next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS}), attempts = n.attempts + 1
-            where n.id = (select id from subscriber_notifications
-                           where status = 'pending' and next_attempt_at <= now()
-                           order by next_attempt_at limit 1 for update skip locked)
-            returning n.id, n.workspace_id, n.attempts`,
-          [],
-          'all',
-        );
-        if (!claimed) break;
-        await this.send(claimed.id, claimed.workspace_id, claimed.attempts);
-      }
-      return sent;
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not send subscriber notifications; the next tick retries');
-      return 0;
-    } finally {
-      this.ticking = false;
+    // One at a time: each claim outlasts one send (a webhook gives up after 15 s), never a batch of them.
+    let sent = 0;
+    for (; sent < SENDS_PER_TICK; sent += 1) {
+      const [claimed] = await acrossWorkspaces(this.orm.em).execute<
+        { id: string; workspace_id: string; attempts: number }[]
+      >(
+        `update subscriber_notifications n
+            set next_attempt_at = now() + make_interval(secs => ${CLAIM_SECONDS}), attempts = n.attempts + 1
+          where n.id = (select id from subscriber_notifications
+                         where status = 'pending' and next_attempt_at <= now()
+                         order by next_attempt_at limit 1 for update skip locked)
+          returning n.id, n.workspace_id, n.attempts`,
+        [],
+        'all',
+      );
+      if (!claimed) break;
+      await this.send(claimed.id, claimed.workspace_id, claimed.attempts);
     }
+    return sent;
   }
 
   /** Sends the notification claimed as attempt `attempt`, and records the outcome unless another claim took it since. */
