@@ -22,7 +22,7 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa'];
 
 /**
  * The capture engine's switches (no GPU, no QUIC, and none of the browser window's omnibox pop-ups, which Chromium
- * otherwise loads in a renderer of their own for every context: about a fifth of the browser's CPU in these tests),
+ * otherwise loads in a renderer of their own for every context: an eighth of the browser's CPU over these tests),
  * and those of a browser nobody set up.
  */
 export async function launchBrowser(): Promise<Browser> {
