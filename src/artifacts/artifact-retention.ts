@@ -36,7 +36,7 @@ export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicat
       registry,
       this.logger,
       { name: 'artifact-retention', what: 'delete artifacts past retention', everyMs: SWEEP_INTERVAL_MS },
-      () => this.sweepAndLog(),
+      (stopping) => this.sweepAndLog(stopping),
     );
   }
 
@@ -49,23 +49,27 @@ export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicat
     await this.pass.stop();
   }
 
-  async sweep(now = new Date()): Promise<RetentionSweep> {
+  /** Deletes what is past retention, batch by batch, until done or `stopping` is aborted. */
+  async sweep(now = new Date(), stopping?: AbortSignal): Promise<RetentionSweep> {
     const cutoff = new Date(now.getTime() - this.config.artifactRetentionDays * DAY_MS);
-    return { reportFiles: await this.sweepReportFiles(cutoff), screenshots: await this.sweepScreenshots(cutoff) };
+    return {
+      reportFiles: await this.sweepReportFiles(cutoff, stopping),
+      screenshots: await this.sweepScreenshots(cutoff, stopping),
+    };
   }
 
-  private async sweepAndLog(): Promise<void> {
-    const swept = await this.sweep();
+  private async sweepAndLog(stopping: AbortSignal): Promise<void> {
+    const swept = await this.sweep(new Date(), stopping);
     if (swept.screenshots || swept.reportFiles)
       this.logger.log(
         `deleted ${swept.screenshots} screenshot(s) and ${swept.reportFiles} report file(s) past retention`,
       );
   }
 
-  private async sweepReportFiles(cutoff: Date): Promise<number> {
+  private async sweepReportFiles(cutoff: Date, stopping?: AbortSignal): Promise<number> {
     const em = acrossWorkspaces(this.orm.em);
     let deleted = 0;
-    for (;;) {
+    while (!stopping?.aborted) {
       const runs = await em.execute<{ id: string; artifact_key: string }[]>(
         `select id, artifact_key from report_runs where artifact_key is not null and generated_at < ? limit ${BATCH}`,
         [cutoff],
@@ -82,14 +86,15 @@ export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicat
       }
       deleted += cleared.length;
       // A batch the store refused entirely would come back forever: the next sweep tries again.
-      if (runs.length < BATCH || !cleared.length) return deleted;
+      if (runs.length < BATCH || !cleared.length) break;
     }
+    return deleted;
   }
 
-  private async sweepScreenshots(cutoff: Date): Promise<number> {
+  private async sweepScreenshots(cutoff: Date, stopping?: AbortSignal): Promise<number> {
     const em = acrossWorkspaces(this.orm.em);
     let deleted = 0;
-    for (;;) {
+    while (!stopping?.aborted) {
       const changes = await em.execute<
         { id: string; before_screenshot_key: string | null; after_screenshot_key: string | null }[]
       >(
@@ -99,7 +104,7 @@ export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicat
         [cutoff],
         'all',
       );
-      if (!changes.length) return deleted;
+      if (!changes.length) break;
       const keys = [
         ...new Set(changes.flatMap((change) => [change.before_screenshot_key, change.after_screenshot_key])),
       ].filter((key): key is string => key !== null);
@@ -129,8 +134,9 @@ export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicat
         );
       }
       deleted += gone.size;
-      if (changes.length < BATCH || !cleared.length) return deleted;
+      if (changes.length < BATCH || !cleared.length) break;
     }
+    return deleted;
   }
 
   /** Deletes the files; answers those that are gone. A file the store refuses is logged and left for the next sweep. */

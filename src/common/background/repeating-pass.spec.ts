@@ -8,7 +8,7 @@ describe('RepeatingPass', () => {
   let registry: SchedulerRegistry;
   let warned: string[];
   const logger = new Logger('test');
-  const repeating = (name: string, everyMs: number, pass: () => Promise<unknown>) =>
+  const repeating = (name: string, everyMs: number, pass: (stopping: AbortSignal) => Promise<unknown>) =>
     new RepeatingPass(registry, logger, { name, what: name, everyMs }, pass);
 
   beforeEach(() => {
@@ -54,6 +54,23 @@ describe('RepeatingPass', () => {
     expect(finished).toBe(1);
     await sleep(30);
     expect(started).toBe(1);
+  });
+
+  it('stop() aborts the signal of a pass under way, so a pass of many steps ends after the current one', async () => {
+    let steps = 0;
+    const long = repeating('long', 1, async (stopping) => {
+      for (let step = 0; step < 100 && !stopping.aborted; step += 1) {
+        await sleep(10);
+        steps += 1;
+      }
+    });
+    long.start();
+    await sleep(35); // a few steps into the pass
+    const stepsWhenStopped = steps;
+    expect(stepsWhenStopped).toBeGreaterThan(0);
+    await long.stop();
+    expect(steps).toBeLessThanOrEqual(stepsWhenStopped + 1); // the step under way, and no more
+    expect(steps).toBeLessThan(100);
   });
 
   it('logs a failed pass and runs the next one', async () => {

@@ -11,18 +11,20 @@ export interface RepeatingPassOptions {
 
 /**
  * Background work on an interval of the SchedulerRegistry. A pass still under way when the interval fires is not
- * joined by a second one; a failed pass is logged for the next one to try again. `stop()` ends the interval and
- * waits for a pass under way: an application stops its passes in `beforeApplicationShutdown`, so no pass is left
- * half done against a database or queue that is closing.
+ * joined by a second one; a failed pass is logged for the next one to try again. `stop()` ends the interval, aborts
+ * the pass's signal and waits for the pass: an application stops its passes in `beforeApplicationShutdown`, so no
+ * pass is left half done against a database or queue that is closing. A pass of many steps (sends, batches) checks
+ * the signal between them, so that wait is one step, not the rest of the pass.
  */
 export class RepeatingPass {
   private running: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly registry: SchedulerRegistry,
     private readonly logger: Logger,
     private readonly options: RepeatingPassOptions,
-    private readonly pass: () => Promise<unknown>,
+    private readonly pass: (stopping: AbortSignal) => Promise<unknown>,
   ) {}
 
   start(): void {
@@ -34,11 +36,12 @@ export class RepeatingPass {
 
   async stop(): Promise<void> {
     if (this.registry.doesExist('interval', this.options.name)) this.registry.deleteInterval(this.options.name);
+    this.stopping.abort();
     await this.running;
   }
 
   private run(): Promise<void> {
-    this.running ??= this.pass()
+    this.running ??= this.pass(this.stopping.signal)
       .then(
         () => undefined,
         (error: unknown) =>

@@ -38,7 +38,7 @@ export class SubscriberNotifier implements OnApplicationBootstrap, BeforeApplica
       registry,
       this.logger,
       { name: 'subscriber-notifier', what: 'send subscriber notifications', everyMs: TICK_MS },
-      () => this.tick(),
+      (stopping) => this.tick(stopping),
     );
   }
 
@@ -51,11 +51,11 @@ export class SubscriberNotifier implements OnApplicationBootstrap, BeforeApplica
     await this.pass.stop();
   }
 
-  /** Sends what is due; returns how many it tried. */
-  async tick(): Promise<number> {
+  /** Sends what is due, until `stopping` is aborted; returns how many it tried. */
+  async tick(stopping?: AbortSignal): Promise<number> {
     // One at a time: each claim outlasts one send (a webhook gives up after 15 s), never a batch of them.
     let sent = 0;
-    for (; sent < SENDS_PER_TICK; sent += 1) {
+    for (; sent < SENDS_PER_TICK && !stopping?.aborted; sent += 1) {
       const [claimed] = await acrossWorkspaces(this.orm.em).execute<
         { id: string; workspace_id: string; attempts: number }[]
       >(
