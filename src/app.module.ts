@@ -1,4 +1,4 @@
-import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { A11yScansModule } from './a11y-scans/a11y-scans.module';
@@ -8,7 +8,6 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { IdempotencyModule } from './common/idempotency';
-import { markStopping } from './bootstrap/shutdown';
 import { LinkHeaderInterceptor } from './common/pagination/link-header.interceptor';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import type { AppConfig } from './config/app-config';
@@ -37,11 +36,7 @@ import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 
 @Module({})
-export class AppModule implements OnModuleDestroy {
-  onModuleDestroy(): void {
-    markStopping();
-  }
-
+export class AppModule {
   /** The parts a process runs follow its ROLE: api (HTTP), worker (queue processors), scheduler, or all. */
   static forRoot(config: AppConfig): DynamicModule {
     const monitors = MonitorsModule.forRoot(config);

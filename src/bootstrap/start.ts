@@ -7,7 +7,6 @@ import { ConfigError, loadConfig } from '../config/app-config';
 import { createHttpApp } from '../http/http-app';
 import { UsersService } from '../users/users.service';
 import { preflight, StartupError } from './preflight';
-import { tolerateClosedConnectionsWhileStopping } from './shutdown';
 
 function fail(message: string): never {
   console.error(`vigil: ${message}`);
@@ -32,14 +31,12 @@ export async function start(): Promise<void> {
   if (!servesHttp(config)) {
     const context = await NestFactory.createApplicationContext(AppModule.forRoot(config), { bufferLogs: true });
     context.useLogger(context.get(Logger));
-    tolerateClosedConnectionsWhileStopping((message) => context.get(Logger).warn(message));
     context.enableShutdownHooks();
     context.get(Logger).log(`vigil ${config.role} started (regions: ${config.workerRegions.join(', ')})`);
     return;
   }
 
   const app = await createHttpApp(config);
-  tolerateClosedConnectionsWhileStopping((message) => app.get(Logger).warn(message));
   try {
     await app.listen(config.port);
   } catch (error) {

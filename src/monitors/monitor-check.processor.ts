@@ -6,9 +6,9 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
-import type { Job } from 'bull';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { JOBS, type MonitorCheckJob } from '../queues/jobs';
+import { takeJobs } from '../queues/take-jobs';
 import { MonitorCheckRecorder } from './monitor-check-recorder';
 import { MonitorQueues } from './monitor-queues';
 
@@ -25,12 +25,14 @@ export class MonitorCheckProcessor implements OnApplicationBootstrap, OnModuleDe
 
   onApplicationBootstrap(): void {
     for (const region of this.config.workerRegions) {
-      this.queues
-        .queue(region)
-        .process(JOBS.checkMonitor, this.config.checkConcurrency, (job: Job<MonitorCheckJob>) =>
-          this.recorder.run(job.data),
-        )
-        .catch((error: unknown) => this.logger.warn({ err: error }, `monitor checks in ${region} stopped`));
+      takeJobs<MonitorCheckJob>(
+        this.queues.queue(region),
+        JOBS.checkMonitor,
+        this.config.checkConcurrency,
+        (job) => this.recorder.run(job),
+        this.logger,
+        `monitor checks in ${region}`,
+      );
     }
   }
 

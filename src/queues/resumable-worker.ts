@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { failedForGood } from './jobs';
+import { takeJobs } from './take-jobs';
 
 /** Work whose progress lives in the database: any worker can run it again, or resume it, from what is recorded. */
 export interface ResumableWork<T> {
@@ -27,9 +28,7 @@ const RESUME_INTERVAL_MS = 60_000;
  * close.
  */
 export function serveResumableWork<T>(queue: Queue, work: ResumableWork<T>, logger: Logger): () => Promise<void> {
-  queue
-    .process(work.jobName, work.concurrency, (job: Job<T>) => work.run(job.data))
-    .catch((error: unknown) => logger.warn({ err: error }, `${work.label}s stopped`));
+  takeJobs<T>(queue, work.jobName, work.concurrency, (data) => work.run(data), logger, `${work.label}s`);
   queue.on('failed', (job: Job<T> | null, error: Error | undefined) => {
     if (!job || !failedForGood(job)) return;
     logger.error({ err: error ?? job.failedReason, job: job.id }, `${work.label} failed for good`);

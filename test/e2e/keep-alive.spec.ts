@@ -20,8 +20,7 @@ describe('keep-alive behind a proxy (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TI
   }
 
   it('by default keeps an idle connection 75 s, and waits 76 s for request headers', async () => {
-    // The API role, which serves HTTP: closed a second after it started, a role with workers could cut off a Bull
-    // queue still starting (its 'Connection is closed.' rejection, see src/bootstrap/shutdown.ts).
+    // The API role: the process that serves HTTP.
     const service = await startTestApp({ ROLE: 'api' });
     try {
       const server = service.app.getHttpServer();
