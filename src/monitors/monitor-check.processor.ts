@@ -29,7 +29,7 @@ export class MonitorCheckProcessor implements OnApplicationBootstrap, OnModuleDe
         this.queues.queue(region),
         JOBS.checkMonitor,
         this.config.checkConcurrency,
-        (job) => this.recorder.run(job),
+        (check) => this.recorder.run(check),
         this.logger,
         `monitor checks in ${region}`,
       );
