@@ -1,12 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { ScheduleModule } from '@nestjs/schedule';
 import { A11yScansModule } from './a11y-scans/a11y-scans.module';
 import { AdminModule } from './admin/admin.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthGuard } from './common/auth/auth.guard';
+import { BackgroundModule } from './common/background/background.module';
 import { IdempotencyModule } from './common/idempotency';
 import { LinkHeaderInterceptor } from './common/pagination/link-header.interceptor';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -48,8 +48,7 @@ export class AppModule {
       LoggingModule.forRoot(config),
       DatabaseModule.forRoot(config),
       RedisModule,
-      // The registry of the background passes (RepeatingPass) every role runs.
-      ScheduleModule.forRoot(),
+      BackgroundModule,
       QueuesModule.forRoot(config),
       UsageModule,
       MetricsModule,

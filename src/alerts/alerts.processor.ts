@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { RepeatingPass } from '../common/background/repeating-pass';
+import { BackgroundPasses } from '../common/background/background-passes';
+import type { RepeatingPass } from '../common/background/repeating-pass';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
 import { EventNotifications } from './event-notifications';
@@ -28,11 +28,10 @@ export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicatio
     private readonly runner: DeliveryRunner,
     private readonly notifications: EventNotifications,
     @Inject(APP_CONFIG) config: AppConfig,
-    registry: SchedulerRegistry,
+    passes: BackgroundPasses,
   ) {
     // At half the claims' length, as Bull renews its job locks.
-    this.renewal = new RepeatingPass(
-      registry,
+    this.renewal = passes.every(
       this.logger,
       { name: 'delivery-claim-renewal', what: 'renew delivery claims', everyMs: config.jobLockMs / 2 },
       () => this.runner.renew(),
@@ -43,7 +42,6 @@ export class AlertsProcessor implements OnApplicationBootstrap, BeforeApplicatio
     this.relayNow();
     // And again once listening, for events committed while the connection was being made (or made again).
     this.notifications.listen(() => this.relayNow());
-    this.renewal.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

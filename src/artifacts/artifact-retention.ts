@@ -1,7 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { RepeatingPass } from '../common/background/repeating-pass';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BackgroundPasses } from '../common/background/background-passes';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ArtifactStore } from './artifact-store';
@@ -22,31 +21,21 @@ export interface RetentionSweep {
  * nothing points to. A screenshot still needed (by a newer change, or as a monitor's current baseline) is kept.
  */
 @Injectable()
-export class ArtifactRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ArtifactRetention {
   private readonly logger = new Logger(ArtifactRetention.name);
-  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly store: ArtifactStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    registry: SchedulerRegistry,
+    passes: BackgroundPasses,
   ) {
-    this.pass = new RepeatingPass(
-      registry,
+    // Stopped before the database closes: a batch under way finishes (its files and references) first.
+    passes.every(
       this.logger,
       { name: 'artifact-retention', what: 'delete artifacts past retention', everyMs: SWEEP_INTERVAL_MS },
       (stopping) => this.sweepAndLog(stopping),
     );
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
-  }
-
-  /** Before the database closes: a batch under way finishes (its files and references) first. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.pass.stop();
   }
 
   /** Deletes what is past retention, batch by batch, until done or `stopping` is aborted. */

@@ -1,8 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { RepeatingPass } from '../common/background/repeating-pass';
+import { Injectable, Logger } from '@nestjs/common';
+import { BackgroundPasses } from '../common/background/background-passes';
 import { acrossWorkspaces, workspaceUnitOfWork } from '../common/tenancy/workspace-scope';
 import { PublicStatusCache } from '../status-pages/public-status-cache';
 import { MaintenanceWindow } from './entities/maintenance-window.entity';
@@ -18,30 +17,17 @@ const CLAIM_BATCH = 100;
  * by side never tell an occurrence twice; `announceTransitions` decides what to tell and when to look again.
  */
 @Injectable()
-export class MaintenanceAnnouncer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class MaintenanceAnnouncer {
   private readonly logger = new Logger(MaintenanceAnnouncer.name);
-  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly statusCache: PublicStatusCache,
-    registry: SchedulerRegistry,
+    passes: BackgroundPasses,
   ) {
-    this.pass = new RepeatingPass(
-      registry,
-      this.logger,
-      { name: 'maintenance-announcer', what: 'announce maintenance', everyMs: TICK_MS },
-      () => this.tick(),
+    passes.every(this.logger, { name: 'maintenance-announcer', what: 'announce maintenance', everyMs: TICK_MS }, () =>
+      this.tick(),
     );
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
-  }
-
-  /** Before the database closes: an announcement under way finishes first. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.pass.stop();
   }
 
   /** One pass over the windows due now; returns how many it looked at. */

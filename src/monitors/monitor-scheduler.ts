@@ -1,7 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { RepeatingPass } from '../common/background/repeating-pass';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BackgroundPasses } from '../common/background/background-passes';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
@@ -31,32 +30,21 @@ interface ClaimedSlot {
  * one burst: they get a fresh slot spread over their next interval.
  */
 @Injectable()
-export class MonitorScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class MonitorScheduler {
   private readonly logger = new Logger(MonitorScheduler.name);
-  private readonly passes: RepeatingPass[];
 
   constructor(
     private readonly orm: MikroORM,
     private readonly queues: MonitorQueues,
     private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    registry: SchedulerRegistry,
+    passes: BackgroundPasses,
   ) {
+    // Stopped before the queues and the database close: a claim under way finishes (or rolls back) first.
     const every = (name: string, what: string, everyMs: number, pass: () => Promise<unknown>) =>
-      new RepeatingPass(registry, this.logger, { name, what, everyMs }, pass);
-    this.passes = [
-      every('monitor-schedule', 'enqueue due monitor checks', config.schedulerTickMs, () => this.tick()),
-      every('monitor-prune', 'prune old check results', PRUNE_INTERVAL_MS, () => this.prune()),
-    ];
-  }
-
-  onApplicationBootstrap(): void {
-    for (const pass of this.passes) pass.start();
-  }
-
-  /** Before the queues and the database close: a claim under way finishes (or rolls back) first. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.passes.map((pass) => pass.stop()));
+      passes.every(this.logger, { name, what, everyMs }, pass);
+    every('monitor-schedule', 'enqueue due monitor checks', config.schedulerTickMs, () => this.tick());
+    every('monitor-prune', 'prune old check results', PRUNE_INTERVAL_MS, () => this.prune());
   }
 
   /** One pass: enqueues every slot due now. Returns how many checks were enqueued. */

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { RepeatingPass } from '../common/background/repeating-pass';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BackgroundPasses } from '../common/background/background-passes';
+import type { RepeatingPass } from '../common/background/repeating-pass';
 import { RedisService } from '../redis/redis.module';
 import { Monitor } from '../monitors/entities/monitor.entity';
 import { ReleaseCheck } from '../release-checks/entities/release-check.entity';
@@ -37,7 +37,7 @@ export interface WorkspaceUsage {
  * memory first and flushed every second (and at shutdown), so counting costs no round trip on the request path.
  */
 @Injectable()
-export class UsageService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class UsageService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(UsageService.name);
   private pending = new Map<string, number>();
   private readonly pass: RepeatingPass;
@@ -46,18 +46,13 @@ export class UsageService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly redis: RedisService,
     private readonly em: EntityManager,
     private readonly uptime: UptimeReader,
-    registry: SchedulerRegistry,
+    passes: BackgroundPasses,
   ) {
-    this.pass = new RepeatingPass(
-      registry,
+    this.pass = passes.every(
       this.logger,
       { name: 'usage-flush', what: 'flush usage counters', everyMs: FLUSH_INTERVAL_MS },
       () => this.flush(),
     );
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
   }
 
   private requestsKey(workspaceId: string, at: Date): string {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { BackgroundPasses } from '../../src/common/background/background-passes';
 import { RedisService } from '../../src/redis/redis.module';
 import { UsageService } from '../../src/usage/usage.service';
 import { testConfig } from '../support/test-app';
@@ -9,7 +10,8 @@ describe('usage: requests counted today', () => {
   const redis = new RedisService(testConfig());
   // Only the request counter is exercised here: it needs neither the database nor the uptime reader. The instances
   // are not started, so only the test flushes.
-  const instance = () => new UsageService(redis, undefined as never, undefined as never, new SchedulerRegistry());
+  const instance = () =>
+    new UsageService(redis, undefined as never, undefined as never, new BackgroundPasses(new SchedulerRegistry()));
   const first = instance();
   const second = instance();
 

@@ -1,7 +1,6 @@
-import { BeforeApplicationShutdown, Global, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Global, Injectable, Logger, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { RepeatingPass } from '../background/repeating-pass';
+import { BackgroundPasses } from '../background/background-passes';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore } from './idempotency.store';
 
@@ -9,24 +8,13 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 /** Deletes expired keys every ten minutes wherever the API runs (a repeat past 24 hours is never replayed anyway). */
 @Injectable()
-export class IdempotencyPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly pass: RepeatingPass;
-
-  constructor(store: IdempotencyStore, registry: SchedulerRegistry) {
-    this.pass = new RepeatingPass(
-      registry,
+export class IdempotencyPruner {
+  constructor(store: IdempotencyStore, passes: BackgroundPasses) {
+    passes.every(
       new Logger(IdempotencyPruner.name),
       { name: 'idempotency-pruner', what: 'prune expired idempotency keys', everyMs: PRUNE_INTERVAL_MS },
       () => store.prune(),
     );
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.pass.stop();
   }
 }
 

@@ -1,8 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger } from '@nestjs/common';
 import { DeliverySender } from '../../alerts/delivery-sender';
-import { RepeatingPass } from '../../common/background/repeating-pass';
+import { BackgroundPasses } from '../../common/background/background-passes';
 import { acrossWorkspaces, workspaceUnitOfWork } from '../../common/tenancy/workspace-scope';
 import { StatusPageSubscriber } from '../entities/status-page-subscriber.entity';
 import { SubscriberNotification } from '../entities/subscriber-notification.entity';
@@ -24,31 +23,21 @@ const retryDelayMs = (attempts: number) => 30_000 * 2 ** (attempts - 1);
  * subscription. A subscriber who left takes its notifications with it.
  */
 @Injectable()
-export class SubscriberNotifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class SubscriberNotifier {
   private readonly logger = new Logger(SubscriberNotifier.name);
-  private readonly pass: RepeatingPass;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly sender: DeliverySender,
     private readonly links: SubscriptionLinks,
-    registry: SchedulerRegistry,
+    passes: BackgroundPasses,
   ) {
-    this.pass = new RepeatingPass(
-      registry,
+    // Stopped before the database closes: a send under way records its outcome first.
+    passes.every(
       this.logger,
       { name: 'subscriber-notifier', what: 'send subscriber notifications', everyMs: TICK_MS },
       (stopping) => this.tick(stopping),
     );
-  }
-
-  onApplicationBootstrap(): void {
-    this.pass.start();
-  }
-
-  /** Before the database closes: a send under way records its outcome first. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.pass.stop();
   }
 
   /** Sends what is due, until `stopping` is aborted; returns how many it tried. */
