@@ -31,6 +31,8 @@ const tier = (displayName, options) => ({
   testEnvironment: 'node',
   rootDir: __dirname,
   transform: { '^.+\\.ts$': swc },
+  // Compiles each module once per jest worker instead of once per test file (test/setup/shared-scripts-runtime.js).
+  runtime: '<rootDir>/test/setup/shared-scripts-runtime.js',
   ...options,
 });
 // Each file of these tiers works in its own copy of the run's database.
