@@ -2,11 +2,12 @@ const vm = require('node:vm');
 const Runtime = require('jest-runtime').default;
 
 /*
- * Jest's runtime, with what a worker compiles shared between its test files (jest.config.js names it as `runtime`).
+ * Jest's runtime, with what a worker compiles shared between its test files (jest.config.js names it as `runtime`;
+ * plain JavaScript, since jest loads it before it transforms anything).
  *
  * Jest gives each test file a fresh module registry and compiles every module again for it: some 2,200 CommonJS
- * and 1,500 ES modules each time a file loads the service, about a quarter of the CPU that loading takes. Each file still gets
- * its own module instances; only the compiling is shared:
+ * and 1,500 ES modules each time a file loads the service, about a quarter of the CPU that loading takes. Each file
+ * still gets its own module instances; only the compiling is shared:
  * - a CommonJS module is compiled once into a `vm.Script`, which is not bound to a context, and run in each file's
  *   context (jest's own `vm.compileFunction` binds the function it makes to one context). Its bytecode, including
  *   the functions V8 compiled lazily while it ran, serves every later file;
