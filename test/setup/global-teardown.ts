@@ -1,9 +1,13 @@
+import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client, escapeIdentifier } from 'pg';
 
-/** Drops the run's database and every test file's copy of it, and the run's Redis keys. */
+/** Drops the run's database and every test file's copy of it, the run's Redis keys and its temporary folder. */
 export default async function globalTeardown(): Promise<void> {
-  const { DATABASE_URL, REDIS_URL, REDIS_PREFIX } = process.env;
+  const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, TMPDIR } = process.env;
+  if (TMPDIR && basename(TMPDIR).startsWith('vigil_test_'))
+    rmSync(TMPDIR, { recursive: true, force: true, maxRetries: 3 });
   if (DATABASE_URL) await dropRunDatabases(DATABASE_URL);
   if (REDIS_URL && REDIS_PREFIX?.startsWith('vigil_test_')) {
     const redis = new Redis(REDIS_URL);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Names shared by global setup and teardown through the environment the test workers inherit. */
 export const TEST_ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
@@ -11,6 +13,9 @@ export function newRunEnvironment(): Record<string, string> {
     DATABASE_URL: database.toString(),
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: run,
+    // The run's temporary files, its browsers' profiles among them: a browser that is not closed (its process or its
+    // service killed by a test) leaves its profile behind, about ten a run; the teardown removes the folder.
+    TMPDIR: join(tmpdir(), run),
     JWT_SECRET: randomBytes(32).toString('hex'),
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
