@@ -41,10 +41,10 @@ export class MonitorScheduler {
     passes: BackgroundPasses,
   ) {
     // Stopped before the queues and the database close: a claim under way finishes (or rolls back) first.
-    const every = (name: string, what: string, everyMs: number, pass: () => Promise<unknown>) =>
-      passes.every(this.logger, { name, what, everyMs }, pass);
-    every('monitor-schedule', 'enqueue due monitor checks', config.schedulerTickMs, () => this.tick());
-    every('monitor-prune', 'prune old check results', PRUNE_INTERVAL_MS, () => this.prune());
+    const schedule = { name: 'monitor-schedule', what: 'enqueue due monitor checks', everyMs: config.schedulerTickMs };
+    passes.every(this.logger, schedule, () => this.tick());
+    const prune = { name: 'monitor-prune', what: 'prune old check results', everyMs: PRUNE_INTERVAL_MS };
+    passes.every(this.logger, prune, () => this.prune());
   }
 
   /** One pass: enqueues every slot due now. Returns how many checks were enqueued. */

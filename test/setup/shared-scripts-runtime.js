@@ -32,10 +32,10 @@ class SharedScriptsRuntime extends Runtime {
     // Jest's own compiling where coverage is collected, or where a jest release no longer has this seam.
     if (coverageOptions?.collectCoverage || typeof executor?.compile !== 'function') return;
     const compileAlone = executor.compile.bind(executor);
+    const prefix = `(function (${executor.injectedModuleParameters.join(', ')}) {`;
     executor.compile = (source, filename) => {
       const context = executor.environment.getVmContext();
       if (context == null) return null;
-      const prefix = `(function (${executor.injectedModuleParameters.join(', ')}) {`;
       const wrapped = `${prefix}${source}\n})`;
       let entry = scripts.get(filename);
       if (entry?.wrapped !== wrapped) {
