@@ -158,6 +158,11 @@ describe('status-page subscribers', () => {
     expect(maintenance.subject).toBe('[Example Shop] Maintenance started: Payment provider switch');
     expect(maintenance.text).toContain('Affects: Checkout');
     await key.client.post(`/maintenance-windows/${window.body.id}/end`);
+    // Told before the unsubscribe below: it was owed while subscribed, and a send under way is not called back.
+    const ended = await until('the end of maintenance', () =>
+      mailsTo('alice@example.com').find((mail) => mail.subject.includes('Maintenance ended')),
+    );
+    expect(ended.subject).toBe('[Example Shop] Maintenance ended: Payment provider switch');
 
     const oneClick = await fetch(unsubscribeUrl, {
       method: 'POST',
