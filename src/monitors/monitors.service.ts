@@ -1,7 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { makeBadge } from 'badge-maker';
 import { assertionProblems, type ResponseAssertion } from '../../libs/page-check';
 import type { WorkspacePrincipal } from '../common/auth/principal';
 import { acrossWorkspaces } from '../common/tenancy/workspace-scope';
@@ -348,6 +347,8 @@ export class MonitorsService {
     if (!monitor) throw new NotFound('Badge');
     const look = BADGE_LOOK[monitor.status as MonitorStatus];
     const label = monitor.name.length > 40 ? `${monitor.name.slice(0, 39)}…` : monitor.name;
+    // Loaded with the first badge: its font metrics cost about 60 ms of CPU at every start otherwise.
+    const { makeBadge } = await import('badge-maker');
     return makeBadge({ label, message: look.message, color: look.color, style });
   }
 
