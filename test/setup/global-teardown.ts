@@ -2,14 +2,14 @@ import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Redis } from 'ioredis';
 import { Client, escapeIdentifier } from 'pg';
+import { isRunName } from './test-environment';
 
 /** Drops the run's database and every test file's copy of it, the run's Redis keys and its temporary folder. */
 export default async function globalTeardown(): Promise<void> {
   const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, TMPDIR } = process.env;
-  if (TMPDIR && basename(TMPDIR).startsWith('vigil_test_'))
-    rmSync(TMPDIR, { recursive: true, force: true, maxRetries: 3 });
+  if (TMPDIR && isRunName(basename(TMPDIR))) rmSync(TMPDIR, { recursive: true, force: true, maxRetries: 3 });
   if (DATABASE_URL) await dropRunDatabases(DATABASE_URL);
-  if (REDIS_URL && REDIS_PREFIX?.startsWith('vigil_test_')) {
+  if (REDIS_URL && isRunName(REDIS_PREFIX)) {
     const redis = new Redis(REDIS_URL);
     let cursor = '0';
     do {
@@ -24,7 +24,7 @@ export default async function globalTeardown(): Promise<void> {
 async function dropRunDatabases(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const run = decodeURIComponent(url.pathname.slice(1));
-  if (!run.startsWith('vigil_test_')) return;
+  if (!isRunName(run)) return;
   url.pathname = '/postgres';
   const client = new Client({ connectionString: url.toString() });
   await client.connect();

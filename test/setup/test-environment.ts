@@ -5,8 +5,13 @@ import { join } from 'node:path';
 /** Names shared by global setup and teardown through the environment the test workers inherit. */
 export const TEST_ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
 
+const RUN_PREFIX = 'vigil_test_';
+
+/** Whether `name` is a test run's name (its database, Redis prefix and folder): the teardown removes nothing else. */
+export const isRunName = (name: string | undefined): name is string => name?.startsWith(RUN_PREFIX) ?? false;
+
 export function newRunEnvironment(): Record<string, string> {
-  const run = `vigil_test_${randomBytes(5).toString('hex')}`;
+  const run = `${RUN_PREFIX}${randomBytes(5).toString('hex')}`;
   const database = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   database.pathname = `/${run}`;
   return {
