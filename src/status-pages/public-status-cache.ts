@@ -9,7 +9,6 @@ export const PUBLIC_PAGE_TTL_MS = 60_000;
 /** How long one instance may take to compute a page before another may try. */
 const COMPUTE_LOCK_MS = 10_000;
 const WAIT_STEP_MS = 25;
-const WAIT_LIMIT_MS = 3_000;
 
 /** A computed public page: its JSON and entity tag, or that the slug has no published page. */
 export type CachedPublicPage = { found: true; json: string; etag: string; computedAt: number } | { found: false };
@@ -70,14 +69,17 @@ export class PublicStatusCache {
   ): Promise<CachedPublicPage> {
     const pageKey = this.pageKey(slug, version);
     const lockKey = `${pageKey}:computing`;
-    const locked = await this.redis.client.set(lockKey, '1', 'PX', COMPUTE_LOCK_MS, 'NX');
-    if (!locked) {
-      // Another request (here or on another instance) is computing this version: wait for its result.
-      for (let waited = 0; waited < WAIT_LIMIT_MS; waited += WAIT_STEP_MS) {
-        await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
-        const page = await this.stored(pageKey);
-        if (page) return page;
-      }
+    const lock = async () => (await this.redis.client.set(lockKey, '1', 'PX', COMPUTE_LOCK_MS, 'NX')) === 'OK';
+    // Another request (here or on another instance) may be computing this version: wait for its result while it
+    // holds the lock, however slow the database is, and take over if it stops without one. A request computes
+    // without the lock only after waiting as long as a lock lasts.
+    const giveUpAt = Date.now() + COMPUTE_LOCK_MS;
+    let locked = await lock();
+    while (!locked && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+      const page = await this.stored(pageKey);
+      if (page) return page;
+      locked = await lock();
     }
     try {
       // Whoever held the lock before may have stored the page between our miss and our lock: use it.
