@@ -13,8 +13,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The shortest interval a monitor may have: each monitor's slots come every 30 s, spread over the minute. */
 const INTERVAL_SECONDS = 30;
 const MONITORS = 24;
-/** The monitors' first slots are spread over this, so several fall due every second around the restart. */
-const SPREAD_SECONDS = 12;
+/**
+ * The monitors' first slots are spread over a whole interval, so one falls due every 1.25 s from then on, whenever
+ * the restart comes: over only part of it, a slow first capture could put the restart in the gap between rounds.
+ */
+const SPREAD_SECONDS = INTERVAL_SECONDS;
 const PAGES = 6;
 /** How long PostgreSQL stays down: longer than a job's own retries last (a check's 1 s, a capture's 2 s then 4 s). */
 const OUTAGE_MS = 10_000;
@@ -129,7 +132,7 @@ describe('PostgreSQL restarted while monitor checks and a release check run', ()
     })();
 
     try {
-      // Monitors whose slots fall due two a second, from a second from now, through the restart.
+      // Monitors whose slots fall due one every 1.25 s, from a second from now, through the restart.
       const createdSlots = new Map<string, number>();
       for (let index = 0; index < MONITORS; index += 1) {
         const created = await key.client.post('/monitors', {

@@ -159,13 +159,16 @@ describe('metrics behind METRICS_TOKEN: queue depth, deliveries, schedule lag, c
       name: 'late',
       url: `${site.origin}/up`,
       interval_seconds: 3600,
+      paused: true,
     });
     expect(created.status).toBe(201);
-    // Due three seconds ago, as if the scheduler had been busy (its first slot, up to a minute away, is replaced).
-    await database.query(`update monitors set next_check_at = now() - interval '3 seconds' where id = $1`, [
-      created.body.id,
-    ]);
+    // Created paused, so the scheduler (a tick every 250 ms) cannot claim it before the figures to compare with are
+    // read; then resumed and due three seconds ago in one statement, as if the scheduler had been busy.
     const before = lag((await metrics()).text);
+    await database.query(
+      `update monitors set paused = false, next_check_at = now() - interval '3 seconds' where id = $1`,
+      [created.body.id],
+    );
     const after = await until('the check enqueued', async () => {
       const current = lag((await metrics()).text);
       return current.count > before.count ? current : undefined;

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
@@ -26,24 +26,35 @@ import { ensureWebBuild } from './web-build';
  * admin area, each page scanned with axe-core.
  */
 
-/** A site whose every page answers after a delay, so a check stays in collection long enough to watch it. */
-async function startSlowSite(delayMs: number): Promise<{ origin: string; stop: () => Promise<void> }> {
-  const server: Server = createServer((_request, response) => {
-    setTimeout(() => {
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(sitePage({ title: 'Slow' }));
-    }, delayMs);
-  });
+/**
+ * A site whose pages wait until the test releases them, so a check stays in collection while the test watches it,
+ * however long the page takes to open on a loaded machine.
+ */
+async function startHeldSite(): Promise<{ origin: string; release: () => void; stop: () => Promise<void> }> {
+  let released = false;
+  const held: ServerResponse[] = [];
+  const answer = (response: ServerResponse) =>
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(sitePage({ title: 'Held' }));
+  const server: Server = createServer((_request, response) => (released ? answer(response) : held.push(response)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const release = () => {
+    released = true;
+    held.splice(0).forEach(answer);
+  };
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    release,
+    stop: () => {
+      release();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
 describe('web interface (real Chromium against the real service)', () => {
   let service: TestApp;
   let site: TestSite;
-  let slow: Awaited<ReturnType<typeof startSlowSite>>;
+  let held: Awaited<ReturnType<typeof startHeldSite>>;
   let person: Account;
   let ci: IssuedKey;
   let browser: Browser;
@@ -126,7 +137,7 @@ describe('web interface (real Chromium against the real service)', () => {
 
   beforeAll(async () => {
     ensureWebBuild();
-    [site, slow, service] = await Promise.all([new TestSite().start(), startSlowSite(2_000), startTestApp()]);
+    [site, held, service] = await Promise.all([new TestSite().start(), startHeldSite(), startTestApp()]);
     browser = await launchBrowser();
     const api = new ApiClient(service.baseUrl);
     person = await createAccount(api);
@@ -165,7 +176,7 @@ describe('web interface (real Chromium against the real service)', () => {
     await browser?.close();
     await service?.close();
     await site?.stop();
-    await slow?.stop();
+    await held?.stop();
   });
 
   it('sends a visitor to sign-in, shows a refused sign-in as a problem, then signs in', async () => {
@@ -317,12 +328,13 @@ describe('web interface (real Chromium against the real service)', () => {
   });
 
   it('polls a check while its evidence is collected, then records a rejection with its note', async () => {
-    const created = await submit(request('Checkout copy', `${slow.origin}/prod`, `${slow.origin}/preview`));
+    const created = await submit(request('Checkout copy', `${held.origin}/prod`, `${held.origin}/preview`));
     await page.goto(url(`/release-checks/${created.id}`));
     await page.getByRole('heading', { name: 'Checkout copy', level: 1 }).waitFor();
     expect(await text(page.locator('.check-badges'))).toMatch(/Collection: (Queued|Collecting)/);
     expect(await text(page.locator('.review-panel'))).toMatch(/Review opens when collection finishes/);
-    // No reload: the page polls every 2 s until collection ends.
+    // The site answers; no reload: the page polls every 2 s until collection ends.
+    held.release();
     await page.locator('.check-badges', { hasText: 'Collection: Complete' }).waitFor({ timeout: 45_000 });
     await imagesLoaded(page, 2);
 
