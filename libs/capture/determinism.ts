@@ -91,15 +91,21 @@ export function loadLazyContent(): number {
 }
 
 /**
- * Holds what moves outside the page's clock at a fixed frame: SVG (SMIL) animations paused at their start, media
- * paused at their first frame. CSS animations and transitions are switched off by the screenshot's own style sheet.
+ * Holds what moves outside the page's clock at a fixed frame: each SVG with SMIL animations replaced by a copy without
+ * them, so its elements show as authored, and media paused at their first frame. CSS animations and transitions are
+ * switched off by the screenshot's own style sheet. A timeline paused and set to 0, or its animation elements
+ * removed, still painted a spinner's SVG differently in about one capture in ten on a loaded machine (Chromium 156:
+ * the element keeps how it was last painted while moving); a fresh copy painted the same pixels in 160 captures of 160.
+ * Only the screenshot and the accessibility scan come after this.
  */
 export async function holdTimelines(): Promise<void> {
   for (const svg of Array.from(document.querySelectorAll('svg'))) {
-    if (svg instanceof SVGSVGElement && svg.ownerSVGElement === null) {
-      svg.pauseAnimations();
-      svg.setCurrentTime(0);
-    }
+    if (!(svg instanceof SVGSVGElement) || svg.ownerSVGElement !== null) continue;
+    const still = svg.cloneNode(true) as SVGSVGElement;
+    const animations = Array.from(still.querySelectorAll('*')).filter((node) => node instanceof SVGAnimationElement);
+    if (animations.length === 0) continue;
+    for (const animation of animations) animation.remove();
+    svg.replaceWith(still);
   }
   const seeks: Array<Promise<unknown>> = [];
   for (const media of Array.from(document.querySelectorAll('video, audio'))) {
