@@ -12,6 +12,10 @@ describe('public status pages: one computation for a burst of visitors', () => {
 
   afterAll(() => redis.onApplicationShutdown());
 
+  /** Twenty visitors reading the page at once, through both instances. */
+  const burst = (slug: string, compute: () => Promise<string | null>) =>
+    Array.from({ length: 20 }, (_, index) => instances[index % 2].read(slug, compute));
+
   it('has the burst wait for a slow computation however long it takes while its lock lasts', async () => {
     const slug = `slow-${randomUUID()}`;
     let computations = 0;
@@ -21,7 +25,7 @@ describe('public status pages: one computation for a burst of visitors', () => {
       await sleep(3_500);
       return JSON.stringify({ slug });
     };
-    const pages = await Promise.all(Array.from({ length: 20 }, (_, index) => instances[index % 2].read(slug, compute)));
+    const pages = await Promise.all(burst(slug, compute));
     expect(computations).toBe(1);
     expect(new Set(pages.map((page) => JSON.stringify(page))).size).toBe(1);
     expect(pages[0]).toMatchObject({ found: true, json: JSON.stringify({ slug }) });
@@ -36,9 +40,7 @@ describe('public status pages: one computation for a burst of visitors', () => {
       if (computations === 1) throw new Error('the database went away');
       return JSON.stringify({ slug });
     };
-    const reads = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, index) => instances[index % 2].read(slug, compute)),
-    );
+    const reads = await Promise.allSettled(burst(slug, compute));
     expect(computations).toBe(2);
     expect(reads.filter((read) => read.status === 'rejected')).toHaveLength(1);
     expect(reads.filter((read) => read.status === 'fulfilled').map((read) => read.value.found)).toEqual(

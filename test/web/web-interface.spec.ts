@@ -1,8 +1,7 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Account, createAccount, issueKey, type IssuedKey, signInAsAdmin } from '../support/accounts';
 import { ApiClient } from '../support/api-client';
+import { HoldingSite } from '../support/holding-site';
 import { waitForCollection } from '../support/release-checks';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { page as sitePage, TestSite } from '../support/test-site';
@@ -26,35 +25,10 @@ import { ensureWebBuild } from './web-build';
  * admin area, each page scanned with axe-core.
  */
 
-/**
- * A site whose pages wait until the test releases them, so a check stays in collection while the test watches it,
- * however long the page takes to open on a loaded machine.
- */
-async function startHeldSite(): Promise<{ origin: string; release: () => void; stop: () => Promise<void> }> {
-  let released = false;
-  const held: ServerResponse[] = [];
-  const answer = (response: ServerResponse) =>
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(sitePage({ title: 'Held' }));
-  const server: Server = createServer((_request, response) => (released ? answer(response) : held.push(response)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const release = () => {
-    released = true;
-    held.splice(0).forEach(answer);
-  };
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    release,
-    stop: () => {
-      release();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe('web interface (real Chromium against the real service)', () => {
   let service: TestApp;
   let site: TestSite;
-  let held: Awaited<ReturnType<typeof startHeldSite>>;
+  let held: HoldingSite;
   let person: Account;
   let ci: IssuedKey;
   let browser: Browser;
@@ -137,7 +111,7 @@ describe('web interface (real Chromium against the real service)', () => {
 
   beforeAll(async () => {
     ensureWebBuild();
-    [site, held, service] = await Promise.all([new TestSite().start(), startHeldSite(), startTestApp()]);
+    [site, held, service] = await Promise.all([new TestSite().start(), new HoldingSite().start(), startTestApp()]);
     browser = await launchBrowser();
     const api = new ApiClient(service.baseUrl);
     person = await createAccount(api);
@@ -328,6 +302,10 @@ describe('web interface (real Chromium against the real service)', () => {
   });
 
   it('polls a check while its evidence is collected, then records a rejection with its note', async () => {
+    // The site holds its first answers until the page has shown the collection under way.
+    held.set('/prod/pricing', sitePage({ title: 'Held' }));
+    held.set('/preview/pricing', sitePage({ title: 'Held' }));
+    void held.hold(['/prod/pricing', '/preview/pricing']);
     const created = await submit(request('Checkout copy', `${held.origin}/prod`, `${held.origin}/preview`));
     await page.goto(url(`/release-checks/${created.id}`));
     await page.getByRole('heading', { name: 'Checkout copy', level: 1 }).waitFor();
