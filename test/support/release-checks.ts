@@ -10,7 +10,12 @@ export async function waitForCollection(client: ApiClient, id: string, timeoutMs
   for (;;) {
     const check = (await client.get(`/release-checks/${id}`)).body;
     if (check.collection_status === 'completed' || check.collection_status === 'incomplete') return check;
-    if (Date.now() > deadline) throw new Error(`collection of ${id} did not finish: ${JSON.stringify(check.summary)}`);
+    if (Date.now() > deadline) {
+      const summary = JSON.stringify(check.summary);
+      throw new Error(
+        `collection of ${id} did not finish in ${timeoutMs / 1000} s (${check.collection_status}): ${summary}`,
+      );
+    }
     await sleep(250);
   }
 }
