@@ -6,9 +6,9 @@ import { StatusPage } from './entities/status-page.entity';
 
 /** How long a computed public page is served before it is computed again. */
 export const PUBLIC_PAGE_TTL_MS = 60_000;
-/** How long one instance may take to compute a page before another may try. */
-const COMPUTE_LOCK_MS = 10_000;
 const WAIT_STEP_MS = 25;
+/** Deletes a computation's lock only while it is still that computation's: one that outlived it frees no other's. */
+const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
 
 /** A computed public page: its JSON and entity tag, or that the slug has no published page. */
 export type CachedPublicPage = { found: true; json: string; etag: string; computedAt: number } | { found: false };
@@ -24,6 +24,8 @@ export type CachedPublicPage = { found: true; json: string; etag: string; comput
 export class PublicStatusCache {
   private readonly logger = new Logger(PublicStatusCache.name);
   private readonly local = new Map<string, { version: string; page: CachedPublicPage; storedAt: number }>();
+  /** How long one computation may take before another request may try (shortened by tests). */
+  computeLockMs = 10_000;
 
   constructor(private readonly redis: RedisService) {}
 
@@ -69,11 +71,12 @@ export class PublicStatusCache {
   ): Promise<CachedPublicPage> {
     const pageKey = this.pageKey(slug, version);
     const lockKey = `${pageKey}:computing`;
-    const lock = async () => (await this.redis.client.set(lockKey, '1', 'PX', COMPUTE_LOCK_MS, 'NX')) === 'OK';
+    const token = randomUUID();
+    const lock = async () => (await this.redis.client.set(lockKey, token, 'PX', this.computeLockMs, 'NX')) === 'OK';
     // Another request (here or on another instance) may be computing this version: wait for its result while it
     // holds the lock, however slow the database is, and take over if it stops without one. A request computes
     // without the lock only after waiting as long as a lock lasts.
-    const giveUpAt = Date.now() + COMPUTE_LOCK_MS;
+    const giveUpAt = Date.now() + this.computeLockMs;
     let locked = await lock();
     while (!locked && Date.now() < giveUpAt) {
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
@@ -98,7 +101,7 @@ export class PublicStatusCache {
       await this.redis.client.set(pageKey, JSON.stringify(page), 'PX', PUBLIC_PAGE_TTL_MS);
       return page;
     } finally {
-      if (locked) await this.redis.client.del(lockKey);
+      if (locked) await this.redis.client.eval(RELEASE_LOCK, 1, lockKey, token);
     }
   }
 

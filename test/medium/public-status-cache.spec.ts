@@ -47,4 +47,37 @@ describe('public status pages: one computation for a burst of visitors', () => {
       Array(19).fill(true),
     );
   });
+
+  it('does not free a lock it no longer holds: a computation that outlived its lock and failed', async () => {
+    const slug = `outlived-${randomUUID()}`;
+    for (const instance of instances) instance.computeLockMs = 1_000;
+    try {
+      let computations = 0;
+      const compute = async () => {
+        computations += 1;
+        if (computations > 1) {
+          await sleep(700);
+          return JSON.stringify({ slug });
+        }
+        // The first computation takes longer than its lock lasts, and fails after the second has taken the lock.
+        await sleep(1_200);
+        throw new Error('the database went away');
+      };
+      const first = instances[0].read(slug, compute).then(
+        () => 'a page',
+        (error: Error) => error.message,
+      );
+      await sleep(50);
+      const second = instances[1].read(slug, compute); // takes the lock when it expires, at 1,000 ms
+      await sleep(1_400);
+      // Between the first's failure (1,200 ms) and the second's page (about 1,700 ms): the lock is the second's.
+      const third = instances[0].read(slug, compute);
+      expect(await first).toBe('the database went away');
+      const pages = await Promise.all([second, third]);
+      expect(computations).toBe(2);
+      expect(pages[1]).toEqual(pages[0]);
+    } finally {
+      for (const instance of instances) instance.computeLockMs = 10_000;
+    }
+  });
 });
