@@ -63,5 +63,5 @@ describe('keep-alive behind a proxy (HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_HEADERS_TI
       socket.destroy();
       await service.close();
     }
-  }, 40_000);
+  }, 90_000);
 });

@@ -105,7 +105,7 @@ describe('monitors on pages that move on their own', () => {
     for (const id of [watched.shuffled, watched.priceBesideClock]) {
       expect(await changes(id)).toEqual([]);
     }
-  }, 240_000);
+  }, 360_000);
 
   it('a deployment seen by two checks at once is one visual change (the later one compared with a stale screenshot)', async () => {
     site.deploy('production');

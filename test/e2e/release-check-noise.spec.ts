@@ -24,7 +24,7 @@ function differingDimensions(comparison: any): Dimension[] {
  * as unstable, apart from the differences.
  */
 /** 26 pairs, and a second look at both sides of each pair that differs at first. */
-const COLLECTION_TIMEOUT_MS = 240_000;
+const COLLECTION_TIMEOUT_MS = 360_000;
 
 describe('release checks on pages that move on their own', () => {
   let service: TestApp;

@@ -80,6 +80,7 @@ describe('release-check review, pair by pair', () => {
   const review = (who: ApiClient, check: Json, body: Json) =>
     who.post(`/release-checks/${check.id}/review`, { revision: check.revision, note: 'Reviewed every pair.', ...body });
 
+  // Each test collects a check of six pairs in the browser, the rerun's test two: up to 86 s on a loaded machine.
   it('decides pair by pair: an undecided pair refuses approval, a rejected pair fails the gate', async () => {
     const check = await openCheck();
     expect(check.summary).toMatchObject({ pairs: 6, with_differences: 4, awaiting_decision: 4 });
@@ -145,7 +146,7 @@ describe('release-check review, pair by pair', () => {
     expect(outcome('/about', 'mobile')).toMatchObject({ outcome: 'rejected', note: 'Text wraps badly.' });
     // The revision is reviewed: no more pair decisions.
     expect((await decide(reviewer, check, pricingDesktop, { decision: 'accept' })).body.code).toBe('already_reviewed');
-  });
+  }, 240_000);
 
   it('a rerun with one pair changed offers the unchanged acceptances to carry over, leaving exactly that pair to decide', async () => {
     const first = await openCheck();
@@ -208,7 +209,7 @@ describe('release-check review, pair by pair', () => {
       outcome: 'accepted',
       carried_from_revision: null,
     });
-  });
+  }, 240_000);
 
   it('a viewer and an API key decide nothing', async () => {
     const check = await openCheck();
@@ -221,5 +222,5 @@ describe('release-check review, pair by pair', () => {
     expect(key.body.required_scope).toBe('release-checks:review');
     const stored = (await ci.client.get(`/release-checks/${check.id}`)).body;
     expect(stored.artifacts.every((artifact: Json) => artifact.decision === null)).toBe(true);
-  });
+  }, 240_000);
 });

@@ -5,7 +5,7 @@ import type { ApiClient } from './api-client';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls a release check, as the CI gate client does, until its collection has finished; returns the check. */
-export async function waitForCollection(client: ApiClient, id: string, timeoutMs = 90_000): Promise<any> {
+export async function waitForCollection(client: ApiClient, id: string, timeoutMs = 180_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const check = (await client.get(`/release-checks/${id}`)).body;

@@ -773,7 +773,7 @@ describe('web interface (real Chromium against the real service)', () => {
       gate: 'passed',
       review: { decision: { decision: 'approve', reviewer: { email: teammate.email } } },
     });
-  }, 90_000);
+  }, 180_000);
 
   it('no page broke the Content-Security-Policy: no inline script or style was refused', () => {
     expect(cspViolations).toEqual([]);
