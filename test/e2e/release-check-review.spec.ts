@@ -80,7 +80,7 @@ describe('release-check review, pair by pair', () => {
   const review = (who: ApiClient, check: Json, body: Json) =>
     who.post(`/release-checks/${check.id}/review`, { revision: check.revision, note: 'Reviewed every pair.', ...body });
 
-  // Each test collects a check of six pairs in the browser, the rerun's test two: up to 86 s on a loaded machine.
+  // Each test collects a check of six pairs in the browser (the rerun's test, two): up to 86 s on a loaded machine.
   it('decides pair by pair: an undecided pair refuses approval, a rejected pair fails the gate', async () => {
     const check = await openCheck();
     expect(check.summary).toMatchObject({ pairs: 6, with_differences: 4, awaiting_decision: 4 });
