@@ -24,25 +24,7 @@ export class TestSite {
   origin = '';
 
   async start(options: { certificate?: TestCertificate } = {}): Promise<this> {
-    const handler = (request: IncomingMessage, response: ServerResponse) => {
-      const page = this.pages.get((request.url ?? '/').split('?')[0]);
-      if (!page) {
-        response
-          .writeHead(404, { 'Content-Type': 'text/html' })
-          .end('<!doctype html><title>Not found</title><h1>Not found</h1>');
-        return;
-      }
-      if (page.location) {
-        response.writeHead(page.status ?? 302, { Location: page.location }).end();
-        return;
-      }
-      response
-        .writeHead(page.status ?? 200, {
-          'Content-Type': page.contentType ?? 'text/html; charset=utf-8',
-          ...page.headers,
-        })
-        .end(page.html);
-    };
+    const handler = (request: IncomingMessage, response: ServerResponse) => this.handle(request, response);
     this.server = options.certificate ? createHttpsServer(options.certificate, handler) : createServer(handler);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const scheme = options.certificate ? 'https' : 'http';
@@ -59,11 +41,35 @@ export class TestSite {
     this.pages.set(path, typeof page === 'string' ? { html: page } : page);
   }
 
+  /** Answers a request with the page set at its path (a subclass may hold it first). */
+  protected handle(request: IncomingMessage, response: ServerResponse): void {
+    const page = this.pages.get(pathOf(request));
+    if (!page) {
+      response
+        .writeHead(404, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+      return;
+    }
+    if (page.location) {
+      response.writeHead(page.status ?? 302, { Location: page.location }).end();
+      return;
+    }
+    response
+      .writeHead(page.status ?? 200, {
+        'Content-Type': page.contentType ?? 'text/html; charset=utf-8',
+        ...page.headers,
+      })
+      .end(page.html);
+  }
+
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 }
+
+/** A request's path, without its query. */
+export const pathOf = (request: IncomingMessage): string => (request.url ?? '/').split('?')[0];
 
 /** An accessible, stable page: the baseline most tests start from. */
 export function page(options: { title?: string; body?: string; robots?: string; canonical?: string } = {}): string {
